@@ -1,0 +1,41 @@
+package io.github.redislock;
+
+/**
+ * One acquired lock. Close it to release; use it in a try-with-resources block:
+ *
+ * <pre>{@code
+ * Optional<LockHandle> lock = template.tryAcquire("report:daily", Duration.ZERO, null);
+ * if (lock.isPresent()) {
+ *     try (LockHandle handle = lock.get()) {
+ *         // exclusive while handle.isHeld()
+ *     }
+ * }
+ * }</pre>
+ *
+ * A handle belongs to the code that acquired it; it is safe to close from another thread, and closing it
+ * twice is harmless.
+ */
+public interface LockHandle extends AutoCloseable {
+
+    /** The Redis key of the lock, key prefix included. */
+    String key();
+
+    /** The random value stored under the key while this handle holds it. */
+    String token();
+
+    /**
+     * Whether this handle still holds the lock as far as the client can tell: true from acquisition until
+     * {@link #close()} or until the lease has run out by this JVM's clock, whichever comes first. It does
+     * not ask Redis, so it cannot see a key deleted or overwritten behind the client's back.
+     */
+    boolean isHeld();
+
+    /**
+     * Releases the lock: deletes the key only if it still holds this handle's token. Never throws for a lock
+     * that is already gone (expired, or taken by another holder after expiry); such a release deletes
+     * nothing and logs a warning. Throws {@link LockException} only if Redis cannot be reached; the key
+     * then expires with its lease.
+     */
+    @Override
+    void close();
+}

@@ -1,0 +1,66 @@
+package io.github.redislock.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs the annotated method while holding a Redis lock, so that at most one caller across every instance
+ * of the application runs it for the same key at a time.
+ *
+ * <pre>{@code
+ * @DistributedLock(key = "sku:#id:lock", waitTime = "500ms")
+ * public Order purchase(long id) { ... }
+ * }</pre>
+ *
+ * Every key is parsed and checked when the application context starts; a mistake stops the start-up with a
+ * message naming the method. May be used as a meta-annotation on an annotation of your own.
+ * <p>
+ * Like every Spring proxy-based annotation, it applies to calls that go through the bean's proxy: a call
+ * from another method of the same object ({@code this.purchase(..)}) is not locked.
+ */
+@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface DistributedLock {
+
+    /**
+     * The lock keys; each entry is a template evaluated against the method's arguments. Two forms:
+     * <ul>
+     * <li>short: {@code sku:#id:lock}, {@code order:#order.sku:lock}, {@code #p0} / {@code #a0} (by position);
+     * a reference is {@code #} followed by a parameter name and optional {@code .property} steps;</li>
+     * <li>template: {@code sku:#{#id}:lock}, where {@code #{...}} holds any SpEL expression over the
+     * arguments ({@code #name}, {@code #p0}), {@code @bean} references and the root object ({@code method},
+     * {@code methodName}, {@code args}, {@code target}, {@code targetClass}).</li>
+     * </ul>
+     * Several entries mean several locks, all taken before the method runs (in a canonical order, so two
+     * callers naming the same keys in a different order cannot deadlock) and released together. A resolved
+     * part that is null or empty, or a key longer than 512 bytes, fails the call with a
+     * {@link io.github.redislock.LockException} before Redis is contacted.
+     */
+    String[] key();
+
+    /**
+     * How long to wait for the lock: {@code "500ms"}, {@code "2s"}, ISO-8601 ({@code "PT2S"}) or a
+     * {@code ${property}} placeholder. Empty means {@code redis-lock.wait-time}; zero means one attempt.
+     */
+    String waitTime() default "";
+
+    /**
+     * How long the lock lives in Redis if it is not released (the key's TTL): a fixed lease, in the same
+     * forms as {@link #waitTime()}. Empty means {@code redis-lock.lease-time}.
+     */
+    String leaseTime() default "";
+
+    /** What to do when the lock is not acquired within the wait time. */
+    OnLockFailure onFailure() default OnLockFailure.THROW;
+
+    /**
+     * The name of a method on the same bean to call instead of throwing
+     * {@link io.github.redislock.LockNotAcquiredException}. It takes the same parameters, optionally followed
+     * by a {@code LockNotAcquiredException}, and returns a type assignable to this method's return type.
+     */
+    String fallbackMethod() default "";
+}

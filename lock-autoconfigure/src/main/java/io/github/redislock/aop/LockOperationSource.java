@@ -1,0 +1,221 @@
+package io.github.redislock.aop;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.redislock.InvalidLockDefinitionException;
+import io.github.redislock.LockNotAcquiredException;
+import io.github.redislock.annotation.DistributedLock;
+import io.github.redislock.annotation.OnLockFailure;
+import io.github.redislock.key.KeyTemplate;
+import io.github.redislock.key.KeyTemplateParser;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.BridgeMethodResolver;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.core.env.PropertyResolver;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * Finds {@code @DistributedLock} on methods and turns each into a {@link LockOperation}, once per method and
+ * target class. When a bean class is first examined every annotated method of it is parsed, so a mistake in
+ * any of them stops the application context at start-up with an {@link InvalidLockDefinitionException}
+ * naming {@code Class#method}, not only in the first method the proxy machinery happens to look at.
+ */
+public final class LockOperationSource {
+
+    private static final LockOperation NONE = new LockOperation("none", List.of(), 0, 0, OnLockFailure.THROW, null,
+            false);
+
+    private final KeyTemplateParser parser;
+
+    private final PropertyResolver placeholders;
+
+    private final Duration defaultWaitTime;
+
+    private final Duration defaultLeaseTime;
+
+    private final Map<MethodClassKey, LockOperation> operations = new ConcurrentHashMap<>();
+
+    private final Map<Class<?>, Boolean> classes = new ConcurrentHashMap<>();
+
+    /**
+     * @param beanFactory checks and resolves {@code @bean} references in keys (may be {@code null})
+     * @param placeholders resolves {@code ${...}} in durations
+     * @param defaultWaitTime used when {@code waitTime} is empty
+     * @param defaultLeaseTime used when {@code leaseTime} is empty
+     */
+    public LockOperationSource(BeanFactory beanFactory, PropertyResolver placeholders, Duration defaultWaitTime,
+            Duration defaultLeaseTime) {
+        this.parser = new KeyTemplateParser(beanFactory);
+        this.placeholders = placeholders;
+        this.defaultWaitTime = defaultWaitTime;
+        this.defaultLeaseTime = defaultLeaseTime;
+    }
+
+    /** Whether any method of the class is locked; parses and checks all of them on first sight. */
+    boolean hasLockedMethods(Class<?> targetClass) {
+        if (!AnnotationUtils.isCandidateClass(targetClass, DistributedLock.class)) {
+            return false;
+        }
+        return this.classes.computeIfAbsent(targetClass, (type) -> {
+            boolean found = false;
+            for (Method method : ReflectionUtils.getUniqueDeclaredMethods(type, ReflectionUtils.USER_DECLARED_METHODS)) {
+                found |= getOperation(method, type) != null;
+            }
+            return found;
+        });
+    }
+
+    /** The operation for a method invoked on the target class, or {@code null} if it is not locked. */
+    LockOperation getOperation(Method method, Class<?> targetClass) {
+        MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
+        LockOperation operation = this.operations.get(cacheKey);
+        if (operation == null) {
+            operation = Optional.ofNullable(parse(method, targetClass)).orElse(NONE);
+            this.operations.put(cacheKey, operation);
+        }
+        return (operation != NONE) ? operation : null;
+    }
+
+    private LockOperation parse(Method method, Class<?> targetClass) {
+        Method specific = BridgeMethodResolver.findBridgedMethod(
+                (targetClass != null) ? AopUtils.getMostSpecificMethod(method, targetClass) : method);
+        DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
+        if (annotation == null && specific != method) {
+            annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+        }
+        if (annotation == null) {
+            return null;
+        }
+        String origin = LockOperation.describe(specific, targetClass);
+        checkInterceptable(specific, origin);
+        List<KeyTemplate> keys = parseKeys(annotation, specific, origin);
+        Duration wait = duration(annotation.waitTime(), this.defaultWaitTime, "waitTime", origin);
+        if (wait.isNegative()) {
+            throw new InvalidLockDefinitionException(origin, "waitTime must not be negative: " + annotation.waitTime());
+        }
+        Duration lease = duration(annotation.leaseTime(), this.defaultLeaseTime, "leaseTime", origin);
+        if (lease.toMillis() < 1) {
+            throw new InvalidLockDefinitionException(origin, "leaseTime must be at least 1ms: " + annotation.leaseTime());
+        }
+        Class<?> returnType = specific.getReturnType();
+        if (annotation.onFailure() == OnLockFailure.SKIP && returnType.isPrimitive() && returnType != void.class) {
+            throw new InvalidLockDefinitionException(origin, "onFailure = SKIP needs a return value to skip with, "
+                    + "but the method returns the primitive " + returnType + "; return a wrapper, Optional, or use THROW");
+        }
+        LockFallback fallback = null;
+        if (!annotation.fallbackMethod().isEmpty()) {
+            if (annotation.onFailure() == OnLockFailure.SKIP) {
+                throw new InvalidLockDefinitionException(origin, "fallbackMethod and onFailure = SKIP exclude each other");
+            }
+            fallback = findFallback(annotation.fallbackMethod(), specific,
+                    (targetClass != null) ? targetClass : specific.getDeclaringClass(), origin);
+        }
+        return new LockOperation(origin, keys, wait.toNanos(), lease.toMillis(), annotation.onFailure(), fallback,
+                returnType == Optional.class);
+    }
+
+    private static void checkInterceptable(Method method, String origin) {
+        int modifiers = method.getModifiers();
+        if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers) || Modifier.isFinal(modifiers)) {
+            throw new InvalidLockDefinitionException(origin, "the method is " + Modifier.toString(modifiers)
+                    + ", so calls to it cannot be intercepted and it would run unlocked; make it public and non-final");
+        }
+    }
+
+    private List<KeyTemplate> parseKeys(DistributedLock annotation, Method method, String origin) {
+        if (annotation.key().length == 0) {
+            throw new InvalidLockDefinitionException(origin, "no key given");
+        }
+        List<KeyTemplate> keys = new ArrayList<>(annotation.key().length);
+        for (String key : annotation.key()) {
+            try {
+                keys.add(this.parser.parse(key, method, origin));
+            }
+            catch (IllegalArgumentException ex) {
+                throw new InvalidLockDefinitionException(origin, ex.getMessage(), ex);
+            }
+        }
+        return keys;
+    }
+
+    private Duration duration(String text, Duration fallback, String attribute, String origin) {
+        if (text.isEmpty()) {
+            return fallback;
+        }
+        String resolved;
+        try {
+            resolved = this.placeholders.resolveRequiredPlaceholders(text).trim();
+        }
+        catch (IllegalArgumentException ex) {
+            throw new InvalidLockDefinitionException(origin, attribute + " '" + text + "' cannot be resolved: "
+                    + ex.getMessage(), ex);
+        }
+        try {
+            return DurationStyle.detectAndParse(resolved);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new InvalidLockDefinitionException(origin, attribute + " '" + text + "' is not a duration "
+                    + "(use e.g. 500ms, 2s, PT2S)", ex);
+        }
+    }
+
+    private static LockFallback findFallback(String name, Method method, Class<?> targetClass, String origin) {
+        Class<?>[] parameters = method.getParameterTypes();
+        Class<?>[] withException = Arrays.copyOf(parameters, parameters.length + 1);
+        withException[parameters.length] = LockNotAcquiredException.class;
+        Method plain = ReflectionUtils.findMethod(targetClass, name, parameters);
+        Method extended = findWithTrailingException(targetClass, name, parameters);
+        Method found = (plain != null) ? plain : extended;
+        if (found == null) {
+            throw new InvalidLockDefinitionException(origin, "fallbackMethod '" + name + "' not found: declare "
+                    + name + "(" + typeNames(parameters) + ") or " + name + "(" + typeNames(withException) + ") on "
+                    + targetClass.getName());
+        }
+        Class<?> expected = method.getReturnType();
+        if (expected != void.class && !ClassUtils.isAssignable(expected, found.getReturnType())) {
+            throw new InvalidLockDefinitionException(origin, "fallbackMethod '" + name + "' returns "
+                    + found.getReturnType().getName() + ", which is not assignable to " + expected.getName());
+        }
+        if (Modifier.isStatic(found.getModifiers())) {
+            throw new InvalidLockDefinitionException(origin, "fallbackMethod '" + name + "' must not be static");
+        }
+        return new LockFallback(found, found == extended && plain == null);
+    }
+
+    private static Method findWithTrailingException(Class<?> type, String name, Class<?>[] parameters) {
+        for (Method candidate : ReflectionUtils.getUniqueDeclaredMethods(type, ReflectionUtils.USER_DECLARED_METHODS)) {
+            Class<?>[] types = candidate.getParameterTypes();
+            if (candidate.getName().equals(name) && types.length == parameters.length + 1
+                    && types[parameters.length].isAssignableFrom(LockNotAcquiredException.class)
+                    && Arrays.equals(Arrays.copyOf(types, parameters.length), parameters)) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+
+    private static String typeNames(Class<?>[] types) {
+        StringBuilder names = new StringBuilder();
+        for (Class<?> type : types) {
+            if (names.length() > 0) {
+                names.append(", ");
+            }
+            names.append(type.getSimpleName());
+        }
+        return names.toString();
+    }
+}

@@ -1,0 +1,73 @@
+package io.github.redislock.autoconfigure;
+
+import io.github.redislock.DistributedLockTemplate;
+import io.github.redislock.aop.DistributedLockAdvisor;
+import io.github.redislock.aop.DistributedLockAspect;
+import io.github.redislock.aop.LockOperationSource;
+import io.github.redislock.core.RedisLockClient;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Auto-configuration for redis-lock: the lock engine on the application's own Redis connection factory, the
+ * {@link DistributedLockTemplate}, and the advisor behind {@code @DistributedLock}. Backs off when Spring Data
+ * Redis is absent, when there is no single {@link RedisConnectionFactory}, or with
+ * {@code redis-lock.enabled=false}. Every bean can be replaced by declaring one of the same type.
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@ConditionalOnClass(StringRedisTemplate.class)
+@ConditionalOnBooleanProperty(name = "redis-lock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(RedisLockProperties.class)
+@Import(LockProxyRegistrar.class)
+public final class RedisLockAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+    RedisLockClient redisLockClient(RedisConnectionFactory connectionFactory, RedisLockProperties properties) {
+        return new RedisLockClient(connectionFactory, properties.getKeyPrefix());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+    DistributedLockTemplate distributedLockTemplate(RedisLockClient redisLockClient, RedisLockProperties properties) {
+        return new DistributedLockTemplate(redisLockClient, properties.getWaitTime(), properties.getLeaseTime());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static LockOperationSource lockOperationSource(BeanFactory beanFactory, Environment environment,
+            ObjectProvider<RedisLockProperties> properties) {
+        RedisLockProperties settings = properties.getObject();
+        return new LockOperationSource(beanFactory, environment, settings.getWaitTime(), settings.getLeaseTime());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static DistributedLockAdvisor distributedLockAdvisor(LockOperationSource lockOperationSource,
+            ObjectProvider<RedisLockClient> redisLockClient, BeanFactory beanFactory,
+            ObjectProvider<RedisLockProperties> properties) {
+        DistributedLockAspect aspect = new DistributedLockAspect(lockOperationSource, redisLockClient::getObject,
+                beanFactory);
+        return new DistributedLockAdvisor(lockOperationSource, aspect, properties.getObject().getOrder());
+    }
+}

@@ -1,0 +1,99 @@
+package io.github.redislock.autoconfigure;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.core.Ordered;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+/**
+ * Configuration of redis-lock, under {@code redis-lock.*}. The Redis connection itself is Spring Boot's
+ * ({@code spring.data.redis.*}); its command timeout ({@code spring.data.redis.timeout}) bounds how long a
+ * lock operation may block on an unresponsive Redis.
+ * <p>
+ * Implements {@link Validator} so that Spring Boot rejects bad values while binding, naming the property.
+ */
+@ConfigurationProperties("redis-lock")
+public class RedisLockProperties implements Validator {
+
+    /** Default order of the lock advice: just outside {@code @Transactional} and other default-ordered advice. */
+    public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
+
+    /** Whether to enable @DistributedLock and the DistributedLockTemplate. */
+    private boolean enabled = true;
+
+    /** Text put in front of every lock key in Redis, e.g. "myapp:". */
+    private String keyPrefix = "";
+
+    /** How long to wait for a lock when @DistributedLock or the template does not say; 0 means one attempt. */
+    private Duration waitTime = Duration.ZERO;
+
+    /** How long a lock lives in Redis unless released (the key's TTL) when @DistributedLock or the template does not say. */
+    private Duration leaseTime = Duration.ofSeconds(30);
+
+    /**
+     * Order of the lock advice among other advice on the same method (lower runs first, outside). The default
+     * takes the lock before a @Transactional transaction begins and releases it after the transaction ends.
+     */
+    private int order = DEFAULT_ORDER;
+
+    public boolean isEnabled() {
+        return this.enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getKeyPrefix() {
+        return this.keyPrefix;
+    }
+
+    public void setKeyPrefix(String keyPrefix) {
+        this.keyPrefix = (keyPrefix != null) ? keyPrefix : "";
+    }
+
+    public Duration getWaitTime() {
+        return this.waitTime;
+    }
+
+    public void setWaitTime(Duration waitTime) {
+        this.waitTime = waitTime;
+    }
+
+    public Duration getLeaseTime() {
+        return this.leaseTime;
+    }
+
+    public void setLeaseTime(Duration leaseTime) {
+        this.leaseTime = leaseTime;
+    }
+
+    public int getOrder() {
+        return this.order;
+    }
+
+    public void setOrder(int order) {
+        this.order = order;
+    }
+
+    @Override
+    public boolean supports(Class<?> type) {
+        return RedisLockProperties.class.isAssignableFrom(type);
+    }
+
+    @Override
+    public void validate(Object target, Errors errors) {
+        RedisLockProperties properties = (RedisLockProperties) target;
+        if (properties.getWaitTime() == null || properties.getWaitTime().isNegative()) {
+            errors.rejectValue("waitTime", "negative", "must be zero or positive, e.g. 0s or 500ms");
+        }
+        if (properties.getLeaseTime() == null || properties.getLeaseTime().toMillis() < 1) {
+            errors.rejectValue("leaseTime", "notPositive", "must be at least 1ms, e.g. 30s");
+        }
+        if (properties.getKeyPrefix().length() > 256) {
+            errors.rejectValue("keyPrefix", "tooLong", "must be at most 256 characters");
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.github.redislock.core;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.redislock.LockException;
+import io.github.redislock.LockHandle;
+
+/**
+ * Several locks taken together under one token and released together, in reverse order of acquisition.
+ * {@link #key()} lists the keys separated by commas.
+ */
+final class MultiLockHandle implements LockHandle {
+
+    private final List<RedisLockHandle> handles;
+
+    private final String keys;
+
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    MultiLockHandle(List<RedisLockHandle> handles) {
+        this.handles = List.copyOf(handles);
+        this.keys = String.join(",", handles.stream().map(RedisLockHandle::key).toList());
+    }
+
+    @Override
+    public String key() {
+        return this.keys;
+    }
+
+    @Override
+    public String token() {
+        return this.handles.get(0).token();
+    }
+
+    @Override
+    public boolean isHeld() {
+        if (this.closed.get()) {
+            return false;
+        }
+        for (RedisLockHandle handle : this.handles) {
+            if (!handle.isHeld()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Releases every key, even when one release fails; the first failure is thrown afterwards. */
+    @Override
+    public void close() {
+        if (!this.closed.compareAndSet(false, true)) {
+            return;
+        }
+        LockException failure = null;
+        for (int i = this.handles.size() - 1; i >= 0; i--) {
+            try {
+                this.handles.get(i).close();
+            }
+            catch (LockException ex) {
+                if (failure == null) {
+                    failure = ex;
+                }
+                else {
+                    failure.addSuppressed(ex);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LockHandle[" + this.keys + "]";
+    }
+}
