@@ -7,7 +7,6 @@ import java.util.List;
 
 import io.github.redislock.LockException;
 
-import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
 
 /**
@@ -177,7 +176,8 @@ public final class KeyTemplate {
             try {
                 return this.expression.getValue(evaluation.context());
             }
-            catch (EvaluationException ex) {
+            catch (RuntimeException ex) {
+                // SpEL wraps its own failures in EvaluationException but lets a called method's exception through.
                 LockException failure = template.failure("'" + this.text + "' could not be evaluated: " + ex.getMessage());
                 failure.initCause(ex);
                 throw failure;

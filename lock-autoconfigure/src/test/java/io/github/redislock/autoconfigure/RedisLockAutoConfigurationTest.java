@@ -1,0 +1,145 @@
+package io.github.redislock.autoconfigure;
+
+import java.time.Duration;
+
+import io.github.redislock.DistributedLockTemplate;
+import io.github.redislock.aop.DistributedLockAdvisor;
+import io.github.redislock.aop.LockOperationSource;
+import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.support.LockContexts;
+import io.github.redislock.testsupport.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RedisLockAutoConfigurationTest {
+
+    private static RedisServer redis;
+
+    @BeforeAll
+    static void startRedis() {
+        redis = RedisServer.start();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        redis.close();
+    }
+
+    private ApplicationContextRunner runner() {
+        return LockContexts.runner(redis);
+    }
+
+    @Test
+    void createsEngineTemplateAndAdvisorOnBootsRedisConnection() {
+        runner().run((context) -> {
+            assertThat(context).hasSingleBean(RedisLockClient.class).hasSingleBean(DistributedLockTemplate.class)
+                    .hasSingleBean(DistributedLockAdvisor.class).hasSingleBean(LockOperationSource.class);
+            assertThat(context).hasSingleBean(RedisConnectionFactory.class);
+            assertThat(context.getBean(DistributedLockAdvisor.class).getOrder())
+                    .isEqualTo(RedisLockProperties.DEFAULT_ORDER).isLessThan(Ordered.LOWEST_PRECEDENCE);
+        });
+    }
+
+    @Test
+    void backsOffWhenDisabled() {
+        runner().withPropertyValues("redis-lock.enabled=false").run((context) -> {
+            assertThat(context).hasNotFailed().doesNotHaveBean(RedisLockClient.class)
+                    .doesNotHaveBean(DistributedLockTemplate.class).doesNotHaveBean(DistributedLockAdvisor.class);
+        });
+    }
+
+    @Test
+    void backsOffWithoutSpringDataRedis() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RedisLockAutoConfiguration.class))
+                .withClassLoader(new FilteredClassLoader(StringRedisTemplate.class)).run((context) -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(RedisLockClient.class)
+                            .doesNotHaveBean(RedisLockProperties.class);
+                });
+    }
+
+    @Test
+    void backsOffWithoutConnectionFactory() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RedisLockAutoConfiguration.class))
+                .run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(RedisLockClient.class)
+                        .doesNotHaveBean(DistributedLockAdvisor.class));
+    }
+
+    @Test
+    void userBeansWin() {
+        runner().withUserConfiguration(CustomBeans.class).run((context) -> {
+            assertThat(context).hasSingleBean(DistributedLockTemplate.class);
+            assertThat(context.getBean(DistributedLockTemplate.class)).isSameAs(CustomBeans.TEMPLATE);
+            assertThat(context).getBean("customClient").isSameAs(context.getBean(RedisLockClient.class));
+        });
+    }
+
+    @Test
+    void bindsProperties() {
+        runner().withPropertyValues("redis-lock.key-prefix=app:", "redis-lock.wait-time=500ms",
+                "redis-lock.lease-time=PT10S", "redis-lock.order=5").run((context) -> {
+                    RedisLockProperties properties = context.getBean(RedisLockProperties.class);
+                    assertThat(properties.getKeyPrefix()).isEqualTo("app:");
+                    assertThat(properties.getWaitTime()).isEqualTo(Duration.ofMillis(500));
+                    assertThat(properties.getLeaseTime()).isEqualTo(Duration.ofSeconds(10));
+                    assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(5);
+                });
+    }
+
+    @Test
+    void defaultsAreDocumentedOnes() {
+        runner().run((context) -> {
+            RedisLockProperties properties = context.getBean(RedisLockProperties.class);
+            assertThat(properties.isEnabled()).isTrue();
+            assertThat(properties.getKeyPrefix()).isEmpty();
+            assertThat(properties.getWaitTime()).isZero();
+            assertThat(properties.getLeaseTime()).isEqualTo(Duration.ofSeconds(30));
+        });
+    }
+
+    @Test
+    void zeroLeaseFailsBindingNamingTheProperty() {
+        runner().withPropertyValues("redis-lock.lease-time=0s").run((context) -> assertThat(context).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("redis-lock.lease-time"));
+    }
+
+    @Test
+    void negativeWaitFailsBindingNamingTheProperty() {
+        runner().withPropertyValues("redis-lock.wait-time=-1s").run((context) -> assertThat(context).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("redis-lock.wait-time"));
+    }
+
+    @Test
+    void unparsableDurationFailsBindingNamingTheProperty() {
+        runner().withPropertyValues("redis-lock.lease-time=soon").run((context) -> assertThat(context).hasFailed()
+                .getFailure().hasStackTraceContaining("redis-lock.lease-time"));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class CustomBeans {
+
+        static final DistributedLockTemplate TEMPLATE = new DistributedLockTemplate(null, Duration.ZERO,
+                Duration.ofSeconds(1));
+
+        @Bean
+        DistributedLockTemplate customTemplate() {
+            return TEMPLATE;
+        }
+
+        @Bean
+        RedisLockClient customClient(RedisConnectionFactory connectionFactory) {
+            return new RedisLockClient(connectionFactory, "custom:");
+        }
+    }
+}

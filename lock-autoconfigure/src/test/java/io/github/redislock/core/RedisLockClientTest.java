@@ -1,0 +1,207 @@
+package io.github.redislock.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import io.github.redislock.LockException;
+import io.github.redislock.LockHandle;
+import io.github.redislock.support.TestConnections;
+import io.github.redislock.testsupport.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RedisLockClientTest {
+
+    private static final long NO_WAIT = 0;
+
+    private static RedisServer redis;
+
+    private static LettuceConnectionFactory connections;
+
+    private static RedisLockClient client;
+
+    @BeforeAll
+    static void startRedis() {
+        redis = RedisServer.start();
+        connections = TestConnections.lettuce(redis, Duration.ofSeconds(5));
+        client = new RedisLockClient(connections, "");
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        connections.destroy();
+        redis.close();
+    }
+
+    @AfterEach
+    void flush() {
+        redis.flushAll();
+    }
+
+    @Test
+    void acquireStoresTokenUnderExactKeyWithLeaseAsTtl() {
+        try (LockHandle handle = client.acquire(List.of("sku:42:lock"), NO_WAIT, 30_000)) {
+            assertThat(handle).isNotNull();
+            assertThat(redis.command("GET", "sku:42:lock")).isEqualTo(handle.token());
+            long ttl = (Long) redis.command("PTTL", "sku:42:lock");
+            assertThat(ttl).isBetween(29_000L, 30_000L);
+            assertThat(handle.isHeld()).isTrue();
+        }
+        assertThat(redis.command("EXISTS", "sku:42:lock")).isEqualTo(0L);
+    }
+
+    @Test
+    void keyPrefixIsPrepended() {
+        RedisLockClient prefixed = new RedisLockClient(connections, "app:");
+        try (LockHandle handle = prefixed.acquire(List.of(prefixed.redisKey("sku:1", "sku:1")), NO_WAIT, 1_000)) {
+            assertThat(handle.key()).isEqualTo("app:sku:1");
+            assertThat(redis.command("EXISTS", "app:sku:1")).isEqualTo(1L);
+        }
+    }
+
+    @Test
+    void tokensAreFreshAndCarryAtLeast122RandomBits() {
+        String first;
+        try (LockHandle handle = client.acquire(List.of("k"), NO_WAIT, 1_000)) {
+            first = handle.token();
+        }
+        try (LockHandle handle = client.acquire(List.of("k"), NO_WAIT, 1_000)) {
+            assertThat(handle.token()).isNotEqualTo(first);
+            // 22 URL-safe Base64 characters = 132 bits of encoding for 128 random bits.
+            assertThat(handle.token()).matches("[A-Za-z0-9_-]{22}");
+        }
+    }
+
+    @Test
+    void zeroWaitFailsAtOnceWhenTaken() {
+        try (LockHandle holder = client.acquire(List.of("k"), NO_WAIT, 30_000)) {
+            long start = System.nanoTime();
+            assertThat(client.acquire(List.of("k"), NO_WAIT, 30_000)).isNull();
+            // One round trip, no waiting: far below any backoff step of a waiting acquire.
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+            assertThat(redis.command("GET", "k")).isEqualTo(holder.token());
+        }
+    }
+
+    @Test
+    void waiterGetsLockOnceHolderReleases() throws Exception {
+        LockHandle holder = client.acquire(List.of("k"), NO_WAIT, 30_000);
+        CompletableFuture<LockHandle> waiter = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                waiter.complete(client.acquire(List.of("k"), TimeUnit.SECONDS.toNanos(20), 30_000));
+            }
+            catch (Throwable ex) {
+                waiter.completeExceptionally(ex);
+            }
+        });
+        thread.start();
+        awaitBackingOff(thread);
+        assertThat(waiter).isNotDone();
+        holder.close();
+        LockHandle acquired = waiter.get(20, TimeUnit.SECONDS);
+        assertThat(acquired).isNotNull();
+        assertThat(redis.command("GET", "k")).isEqualTo(acquired.token());
+        acquired.close();
+    }
+
+    @Test
+    void waiterGivesUpWhenWaitRunsOut() {
+        try (LockHandle holder = client.acquire(List.of("k"), NO_WAIT, 30_000)) {
+            long start = System.nanoTime();
+            assertThat(client.acquire(List.of("k"), TimeUnit.MILLISECONDS.toNanos(150), 30_000)).isNull();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(150));
+        }
+    }
+
+    @Test
+    void releaseLeavesAnotherHoldersLockInPlaceAfterLeaseExpired() {
+        // The seeds' scenario: A's fixed lease runs out while A still works; B takes the lock; A finishes and
+        // releases. A plain DEL would delete B's lock; compare-and-delete must not.
+        LockHandle first = client.acquire(List.of("k"), NO_WAIT, 100);
+        awaitExpiry("k");
+        assertThat(first.isHeld()).isFalse();
+        LockHandle second = client.acquire(List.of("k"), NO_WAIT, 30_000);
+        assertThat(second).isNotNull();
+        first.close();
+        assertThat(redis.command("GET", "k")).isEqualTo(second.token());
+        assertThat(second.isHeld()).isTrue();
+        second.close();
+        assertThat(redis.command("EXISTS", "k")).isEqualTo(0L);
+    }
+
+    @Test
+    void releaseWorksAfterScriptCacheWasFlushed() {
+        LockHandle warmUp = client.acquire(List.of("k"), NO_WAIT, 30_000);
+        warmUp.close();
+        LockHandle handle = client.acquire(List.of("k"), NO_WAIT, 30_000);
+        redis.command("SCRIPT", "FLUSH");
+        handle.close();
+        assertThat(redis.command("EXISTS", "k")).isEqualTo(0L);
+    }
+
+    @Test
+    void closingTwiceIsHarmless() {
+        LockHandle handle = client.acquire(List.of("k"), NO_WAIT, 30_000);
+        handle.close();
+        LockHandle other = client.acquire(List.of("k"), NO_WAIT, 30_000);
+        handle.close();
+        assertThat(redis.command("GET", "k")).isEqualTo(other.token());
+        other.close();
+    }
+
+    @Test
+    void severalKeysAreAllOrNothing() {
+        try (LockHandle blocker = client.acquire(List.of("b"), NO_WAIT, 30_000)) {
+            assertThat(client.acquire(List.of("a", "b", "c"), NO_WAIT, 30_000)).isNull();
+            assertThat(redis.command("EXISTS", "a")).isEqualTo(0L);
+            assertThat(redis.command("EXISTS", "c")).isEqualTo(0L);
+        }
+        try (LockHandle all = client.acquire(List.of("a", "b", "c"), NO_WAIT, 30_000)) {
+            assertThat(all.key()).isEqualTo("a,b,c");
+            assertThat(redis.command("MGET", "a", "b", "c")).isEqualTo(List.of(all.token(), all.token(), all.token()));
+        }
+        assertThat(redis.command("EXISTS", "a", "b", "c")).isEqualTo(0L);
+    }
+
+    @Test
+    void invalidKeysFailBeforeRedis() {
+        assertThatThrownBy(() -> client.redisKey("", "sku:#id")).isInstanceOf(LockException.class)
+                .hasMessageContaining("sku:#id");
+        assertThatThrownBy(() -> client.redisKey(null, "sku:#id")).isInstanceOf(LockException.class);
+        String tooLong = "x".repeat(LockKeys.MAX_KEY_BYTES + 1);
+        assertThatThrownBy(() -> client.redisKey(tooLong, "long:#name")).isInstanceOf(LockException.class)
+                .hasMessageContaining("long:#name").hasMessageContaining("512 bytes");
+        assertThat(client.redisKey("x".repeat(LockKeys.MAX_KEY_BYTES), "ok")).hasSize(LockKeys.MAX_KEY_BYTES);
+        // 171 three-byte characters = 513 bytes.
+        assertThatThrownBy(() -> client.redisKey("锁".repeat(171), "wide")).isInstanceOf(LockException.class);
+    }
+
+    /** Waits until the thread is parked in a backoff pause, i.e. it has tried and failed at least once. */
+    static void awaitBackingOff(Thread thread) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (thread.getState() != Thread.State.TIMED_WAITING) {
+            assertThat(System.nanoTime()).as("waiter never started backing off").isLessThan(deadline);
+            LockSupport.parkNanos(100_000);
+        }
+    }
+
+    /** Waits until Redis itself has expired the key (PTTL is -2). */
+    static void awaitExpiry(String key) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while ((Long) redis.command("PTTL", key) != -2L) {
+            assertThat(System.nanoTime()).as("key never expired").isLessThan(deadline);
+            LockSupport.parkNanos(1_000_000);
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package io.github.redislock.support;
+
+import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
+import io.github.redislock.testsupport.RedisServer;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/** Application contexts configured the way a Spring Boot application with the starter is. */
+public final class LockContexts {
+
+    private LockContexts() {
+    }
+
+    /** Boot's Redis and AOP auto-configuration plus ours, connected to the given server. */
+    public static ApplicationContextRunner runner(RedisServer redis) {
+        return new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
+                        RedisLockAutoConfiguration.class))
+                .withPropertyValues("spring.data.redis.url=" + redis.url());
+    }
+}
