@@ -1,0 +1,113 @@
+package io.github.redislock;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.redislock.support.LockContexts;
+import io.github.redislock.testsupport.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DistributedLockTemplateTest {
+
+    private static RedisServer redis;
+
+    @BeforeAll
+    static void startRedis() {
+        redis = RedisServer.start();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        redis.close();
+    }
+
+    @AfterEach
+    void flush() {
+        redis.flushAll();
+    }
+
+    private ApplicationContextRunner runner() {
+        return LockContexts.runner(redis).withPropertyValues("redis-lock.key-prefix=t:", "redis-lock.lease-time=20s");
+    }
+
+    @Test
+    void executeRunsUnderTheLockAndReturnsTheResult() {
+        runner().run((context) -> {
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            String seen = template.execute("job", null, null, () -> (String) redis.command("GET", "t:job"));
+            assertThat(seen).isNotNull();
+            assertThat(redis.command("EXISTS", "t:job")).isEqualTo(0L);
+        });
+    }
+
+    @Test
+    void nullDurationsMeanConfiguredDefaults() {
+        runner().run((context) -> {
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            long ttl = template.execute("job", null, null, () -> (Long) redis.command("PTTL", "t:job"));
+            assertThat(ttl).isBetween(19_000L, 20_000L);
+            long explicit = template.execute("job", null, Duration.ofSeconds(3),
+                    () -> (Long) redis.command("PTTL", "t:job"));
+            assertThat(explicit).isBetween(2_000L, 3_000L);
+        });
+    }
+
+    @Test
+    void executeThrowsWhenBusyAndDoesNotRun() {
+        runner().run((context) -> {
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            redis.command("SET", "t:job", "other", "PX", "30000");
+            AtomicBoolean ran = new AtomicBoolean();
+            assertThatThrownBy(() -> template.run("job", Duration.ZERO, null, () -> ran.set(true)))
+                    .isInstanceOfSatisfying(LockNotAcquiredException.class,
+                            (ex) -> assertThat(ex.getKeys()).containsExactly("t:job"));
+            assertThat(ran).isFalse();
+        });
+    }
+
+    @Test
+    void actionExceptionPropagatesAndLockIsReleased() {
+        runner().run((context) -> {
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            assertThatThrownBy(() -> template.run("job", null, null, () -> {
+                throw new IllegalStateException("boom");
+            })).isInstanceOf(IllegalStateException.class).hasMessage("boom");
+            assertThat(redis.command("EXISTS", "t:job")).isEqualTo(0L);
+        });
+    }
+
+    @Test
+    void tryAcquireHandsOutAHandleToClose() {
+        runner().run((context) -> {
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            Optional<LockHandle> lock = template.tryAcquire("job", null, null);
+            assertThat(lock).isPresent();
+            try (LockHandle handle = lock.get()) {
+                assertThat(handle.key()).isEqualTo("t:job");
+                assertThat(redis.command("GET", "t:job")).isEqualTo(handle.token());
+                assertThat(template.tryAcquire("job", Duration.ZERO, null)).isEmpty();
+            }
+            assertThat(redis.command("EXISTS", "t:job")).isEqualTo(0L);
+        });
+    }
+
+    @Test
+    void invalidArgumentsAreRejected() {
+        runner().run((context) -> {
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            assertThatIllegalArgumentException().isThrownBy(() -> template.tryAcquire("job", Duration.ofSeconds(-1), null));
+            assertThatIllegalArgumentException().isThrownBy(() -> template.tryAcquire("job", null, Duration.ZERO));
+            assertThatThrownBy(() -> template.tryAcquire("", null, null)).isInstanceOf(LockException.class);
+        });
+    }
+}
