@@ -5,8 +5,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import io.github.redislock.core.GuardedLock;
 import io.github.redislock.core.LockedCall;
 import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.core.ThreadLocks;
 
 /**
  * Programmatic locking, for code that cannot use {@code @DistributedLock}: the lock name is computed at
@@ -18,9 +20,10 @@ import io.github.redislock.core.RedisLockClient;
  * }</pre>
  *
  * The key is used as given (after {@code redis-lock.key-prefix}); no expression is evaluated. A
- * {@code null} duration means the configured default ({@code redis-lock.wait-time},
- * {@code redis-lock.lease-time}). The lease is fixed: the key expires after it even if the action is still
- * running.
+ * {@code null} wait time means {@code redis-lock.wait-time}. A {@code null} lease time means a lease of
+ * {@code redis-lock.lease-time} renewed for as long as the lock is held; a given lease is fixed and never
+ * renewed. The same thread may take a lock it already holds (reentrancy); the lock is released when the
+ * outermost holder is done.
  */
 public class DistributedLockTemplate {
 
@@ -30,35 +33,54 @@ public class DistributedLockTemplate {
 
     private final Duration defaultLeaseTime;
 
+    private final OnLeaseLost onLeaseLost;
+
     public DistributedLockTemplate(RedisLockClient client, Duration defaultWaitTime, Duration defaultLeaseTime) {
-        this.client = client;
-        this.defaultWaitTime = defaultWaitTime;
-        this.defaultLeaseTime = defaultLeaseTime;
+        this(client, defaultWaitTime, defaultLeaseTime, OnLeaseLost.WARN);
     }
 
     /**
-     * Runs the action under the lock and returns its result.
+     * @param onLeaseLost whether {@link #execute} and {@link #run} throw {@link LockLostException} when the lock
+     * was lost while the action ran
+     */
+    public DistributedLockTemplate(RedisLockClient client, Duration defaultWaitTime, Duration defaultLeaseTime,
+            OnLeaseLost onLeaseLost) {
+        this.client = client;
+        this.defaultWaitTime = defaultWaitTime;
+        this.defaultLeaseTime = defaultLeaseTime;
+        this.onLeaseLost = onLeaseLost;
+    }
+
+    /**
+     * Runs the action under the lock and returns its result. Inside the action,
+     * {@link LockContext#current()} is this lock.
      * @throws LockNotAcquiredException if the lock stays taken for the whole wait time (the action does not run)
      * @throws LockException if Redis fails while the lock is taken (the action does not run)
+     * @throws LockLostException if the lock was lost while the action ran and {@code redis-lock.on-lease-lost}
+     * is {@code throw}
      */
     public <T> T execute(String key, Duration waitTime, Duration leaseTime, Supplier<T> action) {
         long start = System.nanoTime();
-        LockHandle handle = acquire(key, waitTime, leaseTime);
+        GuardedLock handle = acquire(key, waitTime, leaseTime);
         if (handle == null) {
             throw new LockNotAcquiredException(List.of(this.client.redisKey(key, key)),
                     Duration.ofNanos(System.nanoTime() - start));
         }
-        Throwable failure = null;
+        T result;
+        ThreadLocks.push(handle);
         try {
-            return action.get();
+            result = action.get();
         }
         catch (Throwable ex) {
-            failure = ex;
+            ThreadLocks.pop(handle);
+            LockedCall.release(handle, ex);
             throw ex;
         }
-        finally {
-            LockedCall.release(handle, failure);
+        ThreadLocks.pop(handle);
+        if (!LockedCall.release(handle, null) && this.onLeaseLost == OnLeaseLost.THROW) {
+            throw new LockLostException(handle.key(), "Lock '" + handle.key() + "' was lost while the action ran");
         }
+        return result;
     }
 
     /** Like {@link #execute}, for an action without a result. */
@@ -71,6 +93,7 @@ public class DistributedLockTemplate {
 
     /**
      * Takes the lock and hands it to the caller, who must close it (try-with-resources).
+     * {@link LockContext} does not see such a handle.
      * @return the handle, or empty if the lock stayed taken for the whole wait time
      * @throws LockException if Redis fails (nothing is then held)
      */
@@ -78,16 +101,16 @@ public class DistributedLockTemplate {
         return Optional.ofNullable(acquire(key, waitTime, leaseTime));
     }
 
-    private LockHandle acquire(String key, Duration waitTime, Duration leaseTime) {
+    private GuardedLock acquire(String key, Duration waitTime, Duration leaseTime) {
         Duration wait = (waitTime != null) ? waitTime : this.defaultWaitTime;
-        Duration lease = (leaseTime != null) ? leaseTime : this.defaultLeaseTime;
         if (wait.isNegative()) {
             throw new IllegalArgumentException("waitTime must not be negative: " + wait);
         }
-        if (lease.isNegative() || lease.isZero() || lease.toMillis() == 0) {
-            throw new IllegalArgumentException("leaseTime must be at least 1 ms: " + lease);
+        if (leaseTime != null && leaseTime.toMillis() < 1) {
+            throw new IllegalArgumentException("leaseTime must be at least 1 ms: " + leaseTime);
         }
         String redisKey = this.client.redisKey(key, key);
-        return this.client.acquire(List.of(redisKey), wait.toNanos(), lease.toMillis());
+        long lease = (leaseTime != null) ? leaseTime.toMillis() : this.defaultLeaseTime.toMillis();
+        return this.client.acquire(List.of(redisKey), wait.toNanos(), lease, leaseTime == null);
     }
 }

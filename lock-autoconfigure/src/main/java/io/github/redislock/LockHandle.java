@@ -24,9 +24,19 @@ public interface LockHandle extends AutoCloseable {
     String token();
 
     /**
+     * The fencing token of this acquisition: a number that strictly increases with every acquisition of the
+     * same key, across all clients. Hand it to the store the lock protects and let the store reject writes
+     * carrying a smaller number than one it has already seen; that stops a holder that paused past its
+     * lease from overwriting the work of the next holder.
+     */
+    long fencingToken();
+
+    /**
      * Whether this handle still holds the lock as far as the client can tell: true from acquisition until
-     * {@link #close()} or until the lease has run out by this JVM's clock, whichever comes first. It does
-     * not ask Redis, so it cannot see a key deleted or overwritten behind the client's back.
+     * {@link #close()}, until the lease has run out by this JVM's clock since the last successful acquire or
+     * renewal, or until a renewal, release or check found the key no longer ours, whichever comes first. It
+     * turns false at once on such a finding, but between renewals it cannot see a key deleted or overwritten
+     * behind the client's back.
      */
     boolean isHeld();
 

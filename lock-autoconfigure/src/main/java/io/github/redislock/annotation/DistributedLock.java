@@ -49,8 +49,10 @@ public @interface DistributedLock {
     String waitTime() default "";
 
     /**
-     * How long the lock lives in Redis if it is not released (the key's TTL): a fixed lease, in the same
-     * forms as {@link #waitTime()}. Empty means {@code redis-lock.lease-time}.
+     * Empty (the default): the lock lives {@code redis-lock.lease-time} in Redis and is renewed every third of
+     * that for as long as the method runs, so a slow method keeps it and a crashed instance loses it within
+     * one lease. A value (same forms as {@link #waitTime()}) is a fixed lease, never renewed: the key expires
+     * after it even if the method is still running.
      */
     String leaseTime() default "";
 

@@ -10,11 +10,14 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import io.github.redislock.LockHandle;
+import io.github.redislock.LockLostException;
 import io.github.redislock.LockNotAcquiredException;
+import io.github.redislock.OnLeaseLost;
 import io.github.redislock.annotation.OnLockFailure;
+import io.github.redislock.core.GuardedLock;
 import io.github.redislock.core.LockedCall;
 import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.core.ThreadLocks;
 import io.github.redislock.key.KeyEvaluation;
 
 import org.springframework.aop.support.AopUtils;
@@ -34,6 +37,8 @@ public final class DistributedLockAspect implements MethodInterceptor {
 
     private final BeanFactory beanFactory;
 
+    private final OnLeaseLost onLeaseLost;
+
     private volatile RedisLockClient client;
 
     /**
@@ -41,10 +46,11 @@ public final class DistributedLockAspect implements MethodInterceptor {
      * machinery does) does not drag the Redis connection factory into early initialisation
      */
     public DistributedLockAspect(LockOperationSource operations, Supplier<RedisLockClient> clientSupplier,
-            BeanFactory beanFactory) {
+            BeanFactory beanFactory, OnLeaseLost onLeaseLost) {
         this.operations = operations;
         this.clientSupplier = clientSupplier;
         this.beanFactory = beanFactory;
+        this.onLeaseLost = onLeaseLost;
     }
 
     @Override
@@ -60,21 +66,27 @@ public final class DistributedLockAspect implements MethodInterceptor {
                 targetClass, this.beanFactory);
         List<String> keys = operation.redisKeys(evaluation, lockClient);
         long start = System.nanoTime();
-        LockHandle handle = lockClient.acquire(keys, operation.waitNanos(), operation.leaseMillis());
+        GuardedLock handle = lockClient.acquire(keys, operation.waitNanos(), operation.leaseMillis(),
+                operation.renewed());
         if (handle == null) {
             return notAcquired(operation, invocation, keys, Duration.ofNanos(System.nanoTime() - start));
         }
-        Throwable failure = null;
+        Object result;
+        ThreadLocks.push(handle);
         try {
-            return invocation.proceed();
+            result = invocation.proceed();
         }
         catch (Throwable ex) {
-            failure = ex;
+            ThreadLocks.pop(handle);
+            LockedCall.release(handle, ex);
             throw ex;
         }
-        finally {
-            LockedCall.release(handle, failure);
+        ThreadLocks.pop(handle);
+        if (!LockedCall.release(handle, null) && this.onLeaseLost == OnLeaseLost.THROW) {
+            throw new LockLostException(handle.key(), "Lock '" + handle.key() + "' was lost while "
+                    + operation.origin() + " ran, so another holder may have run it at the same time");
         }
+        return result;
     }
 
     private Object notAcquired(LockOperation operation, MethodInvocation invocation, List<String> keys, Duration waited)

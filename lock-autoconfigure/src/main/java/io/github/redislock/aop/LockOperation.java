@@ -24,18 +24,21 @@ final class LockOperation {
 
     private final long leaseMillis;
 
+    private final boolean renewed;
+
     private final OnLockFailure onFailure;
 
     private final LockFallback fallback;
 
     private final boolean returnsOptional;
 
-    LockOperation(String origin, List<KeyTemplate> keys, long waitNanos, long leaseMillis, OnLockFailure onFailure,
-            LockFallback fallback, boolean returnsOptional) {
+    LockOperation(String origin, List<KeyTemplate> keys, long waitNanos, long leaseMillis, boolean renewed,
+            OnLockFailure onFailure, LockFallback fallback, boolean returnsOptional) {
         this.origin = origin;
         this.keys = keys.toArray(new KeyTemplate[0]);
         this.waitNanos = waitNanos;
         this.leaseMillis = leaseMillis;
+        this.renewed = renewed;
         this.onFailure = onFailure;
         this.fallback = fallback;
         this.returnsOptional = returnsOptional;
@@ -75,6 +78,11 @@ final class LockOperation {
 
     long leaseMillis() {
         return this.leaseMillis;
+    }
+
+    /** True when no fixed lease was given: the lock is kept alive by renewal while the method runs. */
+    boolean renewed() {
+        return this.renewed;
     }
 
     OnLockFailure onFailure() {

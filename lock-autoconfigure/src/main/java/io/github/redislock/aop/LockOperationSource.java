@@ -36,8 +36,8 @@ import org.springframework.util.ReflectionUtils;
  */
 public final class LockOperationSource {
 
-    private static final LockOperation NONE = new LockOperation("none", List.of(), 0, 0, OnLockFailure.THROW, null,
-            false);
+    private static final LockOperation NONE = new LockOperation("none", List.of(), 0, 0, false, OnLockFailure.THROW,
+            null, false);
 
     private final KeyTemplateParser parser;
 
@@ -124,8 +124,8 @@ public final class LockOperationSource {
             fallback = findFallback(annotation.fallbackMethod(), specific,
                     (targetClass != null) ? targetClass : specific.getDeclaringClass(), origin);
         }
-        return new LockOperation(origin, keys, wait.toNanos(), lease.toMillis(), annotation.onFailure(), fallback,
-                returnType == Optional.class);
+        return new LockOperation(origin, keys, wait.toNanos(), lease.toMillis(), annotation.leaseTime().isEmpty(),
+                annotation.onFailure(), fallback, returnType == Optional.class);
     }
 
     private static void checkInterceptable(Method method, String origin) {

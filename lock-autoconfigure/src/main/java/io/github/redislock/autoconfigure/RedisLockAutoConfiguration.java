@@ -5,6 +5,7 @@ import io.github.redislock.aop.DistributedLockAdvisor;
 import io.github.redislock.aop.DistributedLockAspect;
 import io.github.redislock.aop.LockOperationSource;
 import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.tx.LockVerifyingTransactionListener;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -15,12 +16,15 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.transaction.TransactionExecutionListener;
 
 /**
  * Auto-configuration for redis-lock: the lock engine on the application's own Redis connection factory, the
@@ -38,15 +42,18 @@ public final class RedisLockAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
-    RedisLockClient redisLockClient(RedisConnectionFactory connectionFactory, RedisLockProperties properties) {
-        return new RedisLockClient(connectionFactory, properties.getKeyPrefix());
+    RedisLockClient redisLockClient(RedisConnectionFactory connectionFactory, RedisLockProperties properties,
+            ApplicationEventPublisher publisher) {
+        return new RedisLockClient(connectionFactory, properties.getKeyPrefix(), properties.getLeaseTime(),
+                new LockLostEventPublisher(publisher), null);
     }
 
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
     DistributedLockTemplate distributedLockTemplate(RedisLockClient redisLockClient, RedisLockProperties properties) {
-        return new DistributedLockTemplate(redisLockClient, properties.getWaitTime(), properties.getLeaseTime());
+        return new DistributedLockTemplate(redisLockClient, properties.getWaitTime(), properties.getLeaseTime(),
+                properties.getOnLeaseLost());
     }
 
     @Bean
@@ -66,8 +73,21 @@ public final class RedisLockAutoConfiguration {
     static DistributedLockAdvisor distributedLockAdvisor(LockOperationSource lockOperationSource,
             ObjectProvider<RedisLockClient> redisLockClient, BeanFactory beanFactory,
             ObjectProvider<RedisLockProperties> properties) {
+        RedisLockProperties settings = properties.getObject();
         DistributedLockAspect aspect = new DistributedLockAspect(lockOperationSource, redisLockClient::getObject,
-                beanFactory);
-        return new DistributedLockAdvisor(lockOperationSource, aspect, properties.getObject().getOrder());
+                beanFactory, settings.getOnLeaseLost());
+        return new DistributedLockAdvisor(lockOperationSource, aspect, settings.getOrder());
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(TransactionExecutionListener.class)
+    static class TransactionConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+        LockVerifyingTransactionListener lockVerifyingTransactionListener(RedisLockProperties properties) {
+            return new LockVerifyingTransactionListener(properties.isVerifyBeforeCommit());
+        }
     }
 }

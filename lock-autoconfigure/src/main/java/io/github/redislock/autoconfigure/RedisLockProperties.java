@@ -2,6 +2,8 @@ package io.github.redislock.autoconfigure;
 
 import java.time.Duration;
 
+import io.github.redislock.OnLeaseLost;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
 import org.springframework.validation.Errors;
@@ -29,8 +31,20 @@ public class RedisLockProperties implements Validator {
     /** How long to wait for a lock when @DistributedLock or the template does not say; 0 means one attempt. */
     private Duration waitTime = Duration.ZERO;
 
-    /** How long a lock lives in Redis unless released (the key's TTL) when @DistributedLock or the template does not say. */
+    /**
+     * Lease of locks that do not set a fixed one: the key's TTL, renewed every third of it while the lock is
+     * held. A crashed holder's lock frees itself within this time.
+     */
     private Duration leaseTime = Duration.ofSeconds(30);
+
+    /** What an annotated call does when its lock was lost while the method ran: warn (log and event) or throw. */
+    private OnLeaseLost onLeaseLost = OnLeaseLost.WARN;
+
+    /**
+     * Whether a transaction that began under a lock checks in Redis, just before it commits, that the lock is
+     * still held, and rolls back if it is not.
+     */
+    private boolean verifyBeforeCommit = true;
 
     /**
      * Order of the lock advice among other advice on the same method (lower runs first, outside). The default
@@ -70,6 +84,22 @@ public class RedisLockProperties implements Validator {
         this.leaseTime = leaseTime;
     }
 
+    public OnLeaseLost getOnLeaseLost() {
+        return this.onLeaseLost;
+    }
+
+    public void setOnLeaseLost(OnLeaseLost onLeaseLost) {
+        this.onLeaseLost = onLeaseLost;
+    }
+
+    public boolean isVerifyBeforeCommit() {
+        return this.verifyBeforeCommit;
+    }
+
+    public void setVerifyBeforeCommit(boolean verifyBeforeCommit) {
+        this.verifyBeforeCommit = verifyBeforeCommit;
+    }
+
     public int getOrder() {
         return this.order;
     }
@@ -91,6 +121,9 @@ public class RedisLockProperties implements Validator {
         }
         if (properties.getLeaseTime() == null || properties.getLeaseTime().toMillis() < 1) {
             errors.rejectValue("leaseTime", "notPositive", "must be at least 1ms, e.g. 30s");
+        }
+        if (properties.getOnLeaseLost() == null) {
+            errors.rejectValue("onLeaseLost", "missing", "must be warn or throw");
         }
         if (properties.getKeyPrefix().length() > 256) {
             errors.rejectValue("keyPrefix", "tooLong", "must be at most 256 characters");

@@ -4,7 +4,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.redislock.LockException;
-import io.github.redislock.LockHandle;
 
 /**
  * Releases a lock after the guarded work, the same way for every front end: the work's own outcome wins.
@@ -21,8 +20,9 @@ public final class LockedCall {
     /**
      * @param handle the lock to release
      * @param workFailure what the work threw, or {@code null} if it completed
+     * @return false when the lock turned out lost during the work (found by renewal or by this release)
      */
-    public static void release(LockHandle handle, Throwable workFailure) {
+    public static boolean release(GuardedLock handle, Throwable workFailure) {
         try {
             handle.close();
         }
@@ -34,5 +34,6 @@ public final class LockedCall {
                 logger.warn("Could not release lock '" + handle.key() + "'; it expires when its lease ends", ex);
             }
         }
+        return !handle.isLost();
     }
 }

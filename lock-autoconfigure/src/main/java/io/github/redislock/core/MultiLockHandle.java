@@ -4,13 +4,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.redislock.LockException;
-import io.github.redislock.LockHandle;
 
 /**
- * Several locks taken together under one token and released together, in reverse order of acquisition.
- * {@link #key()} lists the keys separated by commas.
+ * Several locks taken together and released together, in reverse order of acquisition. {@link #key()} lists
+ * the keys separated by commas; {@link #token()} and {@link #fencingToken()} are those of the first key.
  */
-final class MultiLockHandle implements LockHandle {
+final class MultiLockHandle implements GuardedLock {
 
     private final List<RedisLockHandle> handles;
 
@@ -34,6 +33,11 @@ final class MultiLockHandle implements LockHandle {
     }
 
     @Override
+    public long fencingToken() {
+        return this.handles.get(0).fencingToken();
+    }
+
+    @Override
     public boolean isHeld() {
         if (this.closed.get()) {
             return false;
@@ -44,6 +48,25 @@ final class MultiLockHandle implements LockHandle {
             }
         }
         return true;
+    }
+
+    @Override
+    public boolean isLost() {
+        for (RedisLockHandle handle : this.handles) {
+            if (handle.isLost()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public boolean verifyHeld() {
+        boolean held = true;
+        for (RedisLockHandle handle : this.handles) {
+            held &= handle.verifyHeld();
+        }
+        return held;
     }
 
     /** Releases every key, even when one release fails; the first failure is thrown afterwards. */

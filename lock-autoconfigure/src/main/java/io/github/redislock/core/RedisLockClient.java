@@ -1,8 +1,13 @@
 package io.github.redislock.core;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
@@ -10,36 +15,48 @@ import org.apache.commons.logging.LogFactory;
 
 import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
+import io.github.redislock.LockLossDetection;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The lock engine: takes and releases locks in Redis. It knows keys, tokens and leases, and nothing of
- * annotations or expressions; {@code DistributedLockTemplate} and the {@code @DistributedLock} aspect are
- * thin front ends over it. Internal API: its signature may change between minor versions.
+ * The lock engine: takes, renews and releases locks in Redis. It knows keys, tokens, fencing tokens and
+ * leases, and nothing of annotations or expressions; {@code DistributedLockTemplate} and the
+ * {@code @DistributedLock} aspect are thin front ends over it. Internal API: its signature may change
+ * between minor versions.
  * <p>
  * Protocol, for one key:
  * <ul>
- * <li>acquire: {@code SET key token NX PX lease}, one round trip; the token is fresh and random per
- * acquisition;</li>
+ * <li>acquire: {@code acquire.lua}, one round trip: if the key is free, store our fresh random token with the
+ * lease as TTL and issue the next fencing token; if it already holds our token (a replayed command), succeed
+ * again without counting twice; otherwise return how long the holder's lease has left;</li>
  * <li>wait: repeat the acquire with a jittered exponential pause until the wait time runs out;</li>
- * <li>release: {@code unlock.lua} (compare-and-delete) through EVALSHA, falling back to EVAL when the
- * server's script cache is empty (after a restart). A key that no longer holds our token is never
- * deleted.</li>
+ * <li>renew (locks without a fixed lease): {@code renew.lua} for all held locks at once, every third of the
+ * lease, extending only keys that still hold our token;</li>
+ * <li>release: {@code unlock.lua} (compare-and-delete). A key that no longer holds our token is never
+ * deleted; finding that is reported as a lost lock.</li>
  * </ul>
- * Several keys are taken one after another in the caller's (canonical) order under one token and one
- * shared deadline, all or nothing.
+ * Scripts run through EVALSHA, falling back to EVAL when the server's script cache is empty (after a
+ * restart). Reentrancy: the thread holding a key that asks for it again gets a nested handle on the same
+ * Redis lock, released when the outermost handle closes; other threads are never let in.
  * <p>
  * Redis errors (refused connection, command timeout, error reply) surface as {@link LockException} naming
  * the key, with the client's exception as cause. How long a command may take is the connection's command
  * timeout ({@code spring.data.redis.timeout}).
  */
-public final class RedisLockClient {
+public final class RedisLockClient implements AutoCloseable {
 
     private static final Log logger = LogFactory.getLog(RedisLockClient.class);
+
+    @SuppressWarnings("rawtypes")
+    private static final RedisScript<List> ACQUIRE_SCRIPT = LockScripts.load("acquire.lua", List.class);
+
+    @SuppressWarnings("rawtypes")
+    private static final RedisScript<List> RENEW_SCRIPT = LockScripts.load("renew.lua", List.class);
 
     private static final RedisScript<Long> UNLOCK_SCRIPT = LockScripts.load("unlock.lua", Long.class);
 
@@ -47,15 +64,39 @@ public final class RedisLockClient {
 
     private final String keyPrefix;
 
+    private final long renewedLeaseMillis;
+
+    private final LockLossListener lossListener;
+
+    private final boolean clustered;
+
     private final LockTokens tokens = new LockTokens();
+
+    /** Keys this client holds now, for reentrancy. */
+    private final Map<String, HeldLock> held = new ConcurrentHashMap<>();
+
+    private final LeaseRenewer renewer;
+
+    /** A client with a 30 s renewed lease and no loss listener. */
+    public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix) {
+        this(connectionFactory, keyPrefix, Duration.ofSeconds(30), LockLossListener.NONE, null);
+    }
 
     /**
      * @param connectionFactory the application's Redis connection factory (no client of our own is made)
      * @param keyPrefix text put in front of every key, may be empty
+     * @param renewedLease the lease of locks kept alive by renewal; they are renewed every third of it
+     * @param lossListener told when a held lock is found lost
+     * @param renewalScheduler runs the renewals; {@code null} for a daemon thread of the client's own
      */
-    public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix) {
+    public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix, Duration renewedLease,
+            LockLossListener lossListener, ScheduledExecutorService renewalScheduler) {
         this.redis = new StringRedisTemplate(connectionFactory);
         this.keyPrefix = (keyPrefix != null) ? keyPrefix : "";
+        this.renewedLeaseMillis = renewedLease.toMillis();
+        this.lossListener = lossListener;
+        this.clustered = connectionFactory instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
+        this.renewer = new LeaseRenewer(this, this.renewedLeaseMillis, renewalScheduler);
     }
 
     /**
@@ -74,45 +115,64 @@ public final class RedisLockClient {
     }
 
     /**
+     * Takes every key with a fixed lease, waiting up to {@code waitNanos} in all.
+     * @see #acquire(List, long, long, boolean)
+     */
+    public LockHandle acquire(List<String> redisKeys, long waitNanos, long leaseMillis) {
+        return acquire(redisKeys, waitNanos, leaseMillis, false);
+    }
+
+    /**
      * Takes every key, waiting up to {@code waitNanos} in all.
      * @param redisKeys keys from {@link #redisKey}, distinct, in the order to take them
      * @param waitNanos how long to keep trying; 0 means one attempt per key
-     * @param leaseMillis the TTL of each key
-     * @return the handle, or {@code null} when some key stayed taken for the whole wait (nothing is then held)
+     * @param leaseMillis the TTL of each key when {@code renew} is false
+     * @param renew keep the locks alive until released, with the client's renewed lease
+     * @return the handle (a {@link GuardedLock}), or {@code null} when some key stayed taken for the whole wait
+     * (nothing is then held)
      * @throws LockException if Redis fails or the thread is interrupted while waiting (nothing is then held)
      */
-    public LockHandle acquire(List<String> redisKeys, long waitNanos, long leaseMillis) {
+    public GuardedLock acquire(List<String> redisKeys, long waitNanos, long leaseMillis, boolean renew) {
+        long lease = renew ? this.renewedLeaseMillis : leaseMillis;
         String token = this.tokens.next();
         long deadline = System.nanoTime() + waitNanos;
         if (redisKeys.size() == 1) {
-            return acquireOne(redisKeys.get(0), token, leaseMillis, deadline);
+            return acquireOne(redisKeys.get(0), token, lease, renew, deadline);
         }
-        List<RedisLockHandle> held = new ArrayList<>(redisKeys.size());
+        List<RedisLockHandle> taken = new ArrayList<>(redisKeys.size());
         try {
             for (String key : redisKeys) {
-                RedisLockHandle handle = acquireOne(key, token, leaseMillis, deadline);
+                RedisLockHandle handle = acquireOne(key, token, lease, renew, deadline);
                 if (handle == null) {
-                    releaseAll(held);
+                    closeAll(taken);
                     return null;
                 }
-                held.add(handle);
+                taken.add(handle);
             }
         }
         catch (RuntimeException ex) {
-            releaseAll(held);
+            closeAll(taken);
             throw ex;
         }
-        return new MultiLockHandle(held);
+        return new MultiLockHandle(taken);
     }
 
-    private RedisLockHandle acquireOne(String key, String token, long leaseMillis, long deadline) {
+    private RedisLockHandle acquireOne(String key, String token, long leaseMillis, boolean renew, long deadline) {
+        HeldLock mine = this.held.get(key);
+        if (mine != null && mine.owner == Thread.currentThread() && mine.enterAgain()) {
+            return new RedisLockHandle(this, mine);
+        }
         int attempt = 0;
         while (true) {
             long sentAt = System.nanoTime();
-            if (trySet(key, token, leaseMillis)) {
-                // The TTL starts when Redis runs SET, which is after sentAt: measuring from sentAt errs on
-                // the safe side.
-                return new RedisLockHandle(this, key, token, sentAt + TimeUnit.MILLISECONDS.toNanos(leaseMillis));
+            long[] reply = tryAcquire(key, token, leaseMillis);
+            if (reply[0] == 1L) {
+                HeldLock lock = new HeldLock(key, token, reply[1], leaseMillis, renew, sentAt);
+                this.held.put(key, lock);
+                if (renew) {
+                    this.renewer.register(lock);
+                }
+                return new RedisLockHandle(this, lock);
             }
             long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {
@@ -122,13 +182,20 @@ public final class RedisLockClient {
         }
     }
 
-    private boolean trySet(String key, String token, long leaseMillis) {
+    /** One run of acquire.lua: {1, fence} when ours, {0, pttl} when someone else holds the key. */
+    long[] tryAcquire(String key, String token, long leaseMillis) {
+        List<?> reply;
         try {
-            return Boolean.TRUE.equals(this.redis.opsForValue().setIfAbsent(key, token, leaseMillis, TimeUnit.MILLISECONDS));
+            reply = this.redis.execute(ACQUIRE_SCRIPT, List.of(key, KeySlots.fenceKey(key)), token,
+                    Long.toString(leaseMillis));
         }
         catch (DataAccessException ex) {
             throw new LockException("Redis failed while acquiring lock '" + key + "': " + ex.getMessage(), ex);
         }
+        if (reply == null || reply.size() != 2) {
+            throw new LockException("Unexpected reply while acquiring lock '" + key + "': " + reply);
+        }
+        return new long[] { ((Number) reply.get(0)).longValue(), ((Number) reply.get(1)).longValue() };
     }
 
     private static void pause(String key, long nanos) {
@@ -141,36 +208,135 @@ public final class RedisLockClient {
         }
     }
 
-    /**
-     * Compare-and-delete. Returns whether the key still held the token (and is now deleted).
-     * @throws LockException if Redis fails
-     */
-    boolean release(String key, String token) {
+    /** Ends one (possibly nested) acquisition; the last one releases the key. */
+    void exit(HeldLock lock) {
+        if (!lock.exitOne()) {
+            return;
+        }
+        this.held.remove(lock.key, lock);
+        this.renewer.unregister(lock);
+        if (!lock.markReleased()) {
+            return; // already found lost (and signalled); the key is not ours to delete
+        }
         Long deleted;
         try {
-            deleted = this.redis.execute(UNLOCK_SCRIPT, Collections.singletonList(key), token);
+            deleted = this.redis.execute(UNLOCK_SCRIPT, Collections.singletonList(lock.key), lock.token);
         }
         catch (DataAccessException ex) {
-            throw new LockException("Redis failed while releasing lock '" + key
+            throw new LockException("Redis failed while releasing lock '" + lock.key
                     + "'; it expires when its lease ends: " + ex.getMessage(), ex);
         }
-        boolean released = deleted != null && deleted == 1L;
-        if (!released && logger.isWarnEnabled()) {
-            logger.warn("Lock '" + key + "' was no longer held at release: its lease ran out before the work "
-                    + "finished (and another holder may have taken it). Nothing was deleted; consider a longer lease.");
+        if (deleted == null || deleted != 1L) {
+            lost(lock, LockLossDetection.RELEASE, true);
         }
-        return released;
     }
 
-    private static void releaseAll(List<RedisLockHandle> held) {
-        for (int i = held.size() - 1; i >= 0; i--) {
-            try {
-                held.get(i).close();
+    /** Renews a batch in one round trip per slot group; marks keys that are no longer ours as lost. */
+    void renew(List<HeldLock> batch) {
+        for (List<HeldLock> group : groupBySlot(batch)) {
+            List<String> keys = new ArrayList<>(group.size());
+            Object[] args = new Object[group.size() + 1];
+            args[0] = Long.toString(this.renewedLeaseMillis);
+            for (int i = 0; i < group.size(); i++) {
+                keys.add(group.get(i).key);
+                args[i + 1] = group.get(i).token;
             }
-            catch (LockException ex) {
-                logger.warn("Could not release lock '" + held.get(i).key() + "' after a failed multi-key acquisition; "
-                        + "it expires with its lease", ex);
+            long sentAt = System.nanoTime();
+            List<?> extended = this.redis.execute(RENEW_SCRIPT, keys, args);
+            for (int i = 0; i < group.size(); i++) {
+                HeldLock lock = group.get(i);
+                if (extended != null && ((Number) extended.get(i)).longValue() == 1L) {
+                    lock.extended(sentAt);
+                }
+                else if (!lock.isReleased()) {
+                    this.renewer.unregister(lock);
+                    lost(lock, LockLossDetection.RENEWAL, false);
+                }
             }
         }
+    }
+
+    private List<List<HeldLock>> groupBySlot(List<HeldLock> batch) {
+        if (!this.clustered) {
+            return List.of(batch);
+        }
+        Map<Integer, List<HeldLock>> groups = new LinkedHashMap<>();
+        for (HeldLock lock : batch) {
+            groups.computeIfAbsent(KeySlots.slot(lock.key), (slot) -> new ArrayList<>()).add(lock);
+        }
+        return new ArrayList<>(groups.values());
+    }
+
+    /** Asks Redis whether the key still holds our token; marks the lock lost if not. */
+    boolean verify(HeldLock lock) {
+        if (lock.isLost()) {
+            return false;
+        }
+        String current;
+        try {
+            current = this.redis.opsForValue().get(lock.key);
+        }
+        catch (DataAccessException ex) {
+            throw new LockException("Redis failed while checking lock '" + lock.key + "': " + ex.getMessage(), ex);
+        }
+        if (lock.token.equals(current)) {
+            return true;
+        }
+        if (lock.markLost()) {
+            this.renewer.unregister(lock);
+            signal(lock, LockLossDetection.COMMIT_CHECK);
+        }
+        return false;
+    }
+
+    private void lost(HeldLock lock, LockLossDetection detection, boolean alreadyReleased) {
+        if (alreadyReleased || lock.markLost()) {
+            signal(lock, detection);
+        }
+    }
+
+    private void signal(HeldLock lock, LockLossDetection detection) {
+        if (logger.isWarnEnabled()) {
+            logger.warn("Lock '" + lock.key + "' (fencing token " + lock.fence + ") was lost, detected at "
+                    + detection.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
+                    + ": its lease ran out or the key was removed, so another holder may have run the same "
+                    + "critical section. " + ((detection == LockLossDetection.RELEASE && !lock.renewed)
+                            ? "The work took longer than the fixed lease of " + lock.leaseMillis + " ms."
+                            : ""));
+        }
+        try {
+            this.lossListener.lockLost(lock.key, lock.token, lock.fence, detection);
+        }
+        catch (RuntimeException ex) {
+            logger.warn("Lock loss listener failed for '" + lock.key + "'", ex);
+        }
+    }
+
+    private static void closeAll(List<RedisLockHandle> taken) {
+        for (int i = taken.size() - 1; i >= 0; i--) {
+            try {
+                taken.get(i).close();
+            }
+            catch (LockException ex) {
+                logger.warn("Could not release lock '" + taken.get(i).key() + "' after a failed multi-key "
+                        + "acquisition; it expires with its lease", ex);
+            }
+        }
+    }
+
+    /** How often renewed locks are renewed. */
+    public Duration renewalPeriod() {
+        return Duration.ofMillis(this.renewer.periodMillis());
+    }
+
+    /** Runs one renewal round now (tests, and callers that know a long pause just ended). */
+    public void renewNow() {
+        this.renewer.tick();
+    }
+
+    /** Stops renewing; held locks then expire with their lease. */
+    @Override
+    public void close() {
+        this.renewer.close();
     }
 }

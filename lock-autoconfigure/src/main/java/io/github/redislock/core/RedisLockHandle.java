@@ -2,52 +2,62 @@ package io.github.redislock.core;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.github.redislock.LockHandle;
-
-/** A lock on one key, held until {@link #close()} or until its fixed lease runs out. */
-final class RedisLockHandle implements LockHandle {
+/**
+ * One acquisition of one key. Nested (reentrant) acquisitions of the same key by the same thread get
+ * their own handle on the same {@link HeldLock}; the key is released when the last of them closes.
+ */
+final class RedisLockHandle implements GuardedLock {
 
     private final RedisLockClient client;
 
-    private final String key;
-
-    private final String token;
-
-    private final long expiresAtNanos;
+    private final HeldLock lock;
 
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    RedisLockHandle(RedisLockClient client, String key, String token, long expiresAtNanos) {
+    RedisLockHandle(RedisLockClient client, HeldLock lock) {
         this.client = client;
-        this.key = key;
-        this.token = token;
-        this.expiresAtNanos = expiresAtNanos;
+        this.lock = lock;
     }
 
     @Override
     public String key() {
-        return this.key;
+        return this.lock.key;
     }
 
     @Override
     public String token() {
-        return this.token;
+        return this.lock.token;
+    }
+
+    @Override
+    public long fencingToken() {
+        return this.lock.fence;
     }
 
     @Override
     public boolean isHeld() {
-        return !this.closed.get() && System.nanoTime() - this.expiresAtNanos < 0;
+        return !this.closed.get() && this.lock.isHeld();
+    }
+
+    @Override
+    public boolean isLost() {
+        return this.lock.isLost();
+    }
+
+    @Override
+    public boolean verifyHeld() {
+        return this.client.verify(this.lock);
     }
 
     @Override
     public void close() {
         if (this.closed.compareAndSet(false, true)) {
-            this.client.release(this.key, this.token);
+            this.client.exit(this.lock);
         }
     }
 
     @Override
     public String toString() {
-        return "LockHandle[" + this.key + "]";
+        return "LockHandle[" + this.lock.key + ", fence " + this.lock.fence + "]";
     }
 }

@@ -1,0 +1,95 @@
+package io.github.redislock.core;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One key held in Redis by this client: token, fencing token, lease, owner thread and how many nested
+ * acquisitions (reentrancy) share it. The first acquisition creates it, the last release deletes the key.
+ */
+final class HeldLock {
+
+    private static final int HELD = 0;
+
+    private static final int RELEASED = 1;
+
+    private static final int LOST = 2;
+
+    final String key;
+
+    final String token;
+
+    final long fence;
+
+    final Thread owner;
+
+    final long leaseMillis;
+
+    final boolean renewed;
+
+    private volatile long expiresAtNanos;
+
+    private final AtomicInteger state = new AtomicInteger(HELD);
+
+    private int holds = 1;
+
+    HeldLock(String key, String token, long fence, long leaseMillis, boolean renewed, long sentAtNanos) {
+        this.key = key;
+        this.token = token;
+        this.fence = fence;
+        this.owner = Thread.currentThread();
+        this.leaseMillis = leaseMillis;
+        this.renewed = renewed;
+        extended(sentAtNanos);
+    }
+
+    /**
+     * Held as far as this JVM can tell: not released, not found lost, and the lease not run out by the local
+     * clock since the last acquire or renewal was sent (which errs on the safe side: Redis started the TTL
+     * later).
+     */
+    boolean isHeld() {
+        return this.state.get() == HELD && System.nanoTime() - this.expiresAtNanos < 0;
+    }
+
+    boolean isLost() {
+        return this.state.get() == LOST;
+    }
+
+    boolean isReleased() {
+        return this.state.get() == RELEASED;
+    }
+
+    void extended(long sentAtNanos) {
+        this.expiresAtNanos = sentAtNanos + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis);
+    }
+
+    /** Another nested acquisition by the owner thread; false if the lock is no longer usable. */
+    synchronized boolean enterAgain() {
+        if (Thread.currentThread() != this.owner || this.holds == 0 || !isHeld()) {
+            return false;
+        }
+        this.holds++;
+        return true;
+    }
+
+    /** Ends one acquisition; true when it was the last one and the key must now be released. */
+    synchronized boolean exitOne() {
+        return this.holds > 0 && --this.holds == 0;
+    }
+
+    /** Moves to lost; true only for the caller that made the move (so the loss is signalled once). */
+    boolean markLost() {
+        return this.state.compareAndSet(HELD, LOST);
+    }
+
+    /** Moves to released; false if it was already lost. */
+    boolean markReleased() {
+        return this.state.compareAndSet(HELD, RELEASED);
+    }
+
+    @Override
+    public String toString() {
+        return this.key;
+    }
+}

@@ -1,0 +1,94 @@
+package io.github.redislock.core;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Redis Cluster hash slots, so that a lock's companion keys (its fencing counter) always live in the same
+ * slot as the lock key, whatever braces the key contains: a Lua script may only touch keys of one slot.
+ */
+final class KeySlots {
+
+    static final int SLOTS = 16384;
+
+    private KeySlots() {
+    }
+
+    /** The slot Redis assigns to the key: CRC16 of its hash tag (first non-empty {...}) or of the whole key. */
+    static int slot(String key) {
+        byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+        int open = indexOf(bytes, (byte) '{', 0);
+        if (open >= 0) {
+            int close = indexOf(bytes, (byte) '}', open + 1);
+            if (close > open + 1) {
+                return crc16(bytes, open + 1, close) & (SLOTS - 1);
+            }
+        }
+        return crc16(bytes, 0, bytes.length) & (SLOTS - 1);
+    }
+
+    /**
+     * The fencing counter's key for a lock key, readable where possible:
+     * <ul>
+     * <li>{@code a{tag}b} (has a hash tag) → {@code a{tag}b:fence}: the first tag still decides;</li>
+     * <li>{@code sku:42:lock} (no braces) → {@code {sku:42:lock}:fence}: the whole key becomes the tag;</li>
+     * <li>anything else (stray or empty braces) → {@code {<t>}:fence:<key>} where {@code <t>} is a short string
+     * chosen to hash to the key's slot.</li>
+     * </ul>
+     */
+    static String fenceKey(String lockKey) {
+        byte[] bytes = lockKey.getBytes(StandardCharsets.UTF_8);
+        int open = indexOf(bytes, (byte) '{', 0);
+        if (open >= 0) {
+            int close = indexOf(bytes, (byte) '}', open + 1);
+            if (close > open + 1) {
+                return lockKey + ":fence";
+            }
+        }
+        else if (indexOf(bytes, (byte) '}', 0) < 0) {
+            return "{" + lockKey + "}:fence";
+        }
+        return "{" + SlotTags.TAGS[slot(lockKey)] + "}:fence:" + lockKey;
+    }
+
+    /** CRC16-CCITT (XMODEM), as Redis Cluster uses. */
+    static int crc16(byte[] bytes, int from, int to) {
+        int crc = 0;
+        for (int i = from; i < to; i++) {
+            crc ^= (bytes[i] & 0xFF) << 8;
+            for (int bit = 0; bit < 8; bit++) {
+                crc = ((crc & 0x8000) != 0) ? ((crc << 1) ^ 0x1021) : (crc << 1);
+            }
+        }
+        return crc & 0xFFFF;
+    }
+
+    private static int indexOf(byte[] bytes, byte value, int from) {
+        for (int i = from; i < bytes.length; i++) {
+            if (bytes[i] == value) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** For every slot, a short brace-free string that hashes to it; built once, on first need. */
+    private static final class SlotTags {
+
+        static final String[] TAGS = build();
+
+        private static String[] build() {
+            String[] tags = new String[SLOTS];
+            int found = 0;
+            for (long n = 0; found < SLOTS; n++) {
+                String candidate = Long.toString(n, 36);
+                byte[] bytes = candidate.getBytes(StandardCharsets.US_ASCII);
+                int slot = crc16(bytes, 0, bytes.length) & (SLOTS - 1);
+                if (tags[slot] == null) {
+                    tags[slot] = candidate;
+                    found++;
+                }
+            }
+            return tags;
+        }
+    }
+}
