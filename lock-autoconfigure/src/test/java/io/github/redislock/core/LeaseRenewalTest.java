@@ -1,0 +1,229 @@
+package io.github.redislock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import io.github.redislock.LockHandle;
+import io.github.redislock.LockLossDetection;
+import io.github.redislock.support.TestConnections;
+import io.github.redislock.testsupport.RedisServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The watchdog and the loss signals, on a real Redis that the tests pause, kill and restart. */
+class LeaseRenewalTest {
+
+    private static final Duration LEASE = Duration.ofMillis(600);
+
+    private RedisServer redis;
+
+    private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+
+    private final List<RedisLockClient> clients = new ArrayList<>();
+
+    private final BlockingQueue<Loss> losses = new LinkedBlockingQueue<>();
+
+    record Loss(String key, String token, long fence, LockLossDetection detection, long atNanos) {
+    }
+
+    @BeforeEach
+    void startRedis() {
+        this.redis = RedisServer.start();
+    }
+
+    @AfterEach
+    void stopRedis() {
+        this.clients.forEach(RedisLockClient::close);
+        this.factories.forEach(LettuceConnectionFactory::destroy);
+        this.redis.close();
+    }
+
+    private RedisLockClient client(ScheduledExecutorService scheduler) {
+        LettuceConnectionFactory factory = TestConnections.lettuce(this.redis, Duration.ofMillis(300));
+        this.factories.add(factory);
+        RedisLockClient client = new RedisLockClient(factory, "", LEASE,
+                (key, token, fence, detection) -> this.losses.add(new Loss(key, token, fence, detection, System.nanoTime())),
+                scheduler);
+        this.clients.add(client);
+        return client;
+    }
+
+    @Test
+    void renewedLockOutlivesThreeLeasesAndStaysExclusive() throws Exception {
+        RedisLockClient holder = client(null);
+        RedisLockClient contender = client(null);
+        long start = System.nanoTime();
+        try (LockHandle handle = holder.acquire(List.of("job"), 0, 0, true)) {
+            int attempts = 0;
+            while (System.nanoTime() - start < LEASE.multipliedBy(3).toNanos()) {
+                assertThat(RedisLockClientTest.onOtherThread(() -> contender.acquire(List.of("job"), 0, 60_000)))
+                        .as("contender got in after %d ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+                        .isNull();
+                attempts++;
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            }
+            assertThat(attempts).isGreaterThan(10);
+            assertThat(handle.isHeld()).isTrue();
+            assertThat(this.redis.command("GET", "job")).isEqualTo(handle.token());
+        }
+        assertThat(this.redis.command("EXISTS", "job")).isEqualTo(0L);
+        assertThat(this.losses).isEmpty();
+    }
+
+    @Test
+    void oneRoundTripRenewsAThousandLocks() {
+        RedisLockClient client = client(Executors.newSingleThreadScheduledExecutor());
+        List<LockHandle> handles = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            handles.add(client.acquire(List.of("many:" + i), 0, 0, true));
+        }
+        this.redis.command("CONFIG", "RESETSTAT");
+        client.renewNow();
+        String stats = (String) this.redis.command("INFO", "commandstats");
+        assertThat(scriptCalls(stats)).isEqualTo(1);
+        assertThat(stats).contains("cmdstat_pexpire:calls=1000");
+        handles.forEach(LockHandle::close);
+    }
+
+    @Test
+    void renewalNeverTouchesAKeyThatIsNotOursAndSignalsTheLoss() throws Exception {
+        RedisLockClient client = client(Executors.newSingleThreadScheduledExecutor());
+        LockHandle handle = client.acquire(List.of("job"), 0, 0, true);
+        this.redis.command("SET", "job", "someone-else", "PX", "5000");
+        client.renewNow();
+        Loss loss = this.losses.poll(5, TimeUnit.SECONDS);
+        assertThat(loss).isNotNull();
+        assertThat(loss.detection()).isEqualTo(LockLossDetection.RENEWAL);
+        assertThat(loss.key()).isEqualTo("job");
+        assertThat(loss.token()).isEqualTo(handle.token());
+        assertThat(loss.fence()).isEqualTo(handle.fencingToken());
+        assertThat(handle.isHeld()).isFalse();
+        assertThat(this.redis.command("GET", "job")).isEqualTo("someone-else");
+        assertThat((Long) this.redis.command("PTTL", "job")).isLessThanOrEqualTo(5000L);
+        handle.close();
+        assertThat(this.redis.command("GET", "job")).as("release must not delete another holder's key")
+                .isEqualTo("someone-else");
+        assertThat(this.losses).as("the loss is signalled once").isEmpty();
+    }
+
+    @Test
+    void renewalNeverOutlivesTheRelease() throws Exception {
+        RedisLockClient client = client(Executors.newSingleThreadScheduledExecutor());
+        for (int i = 0; i < 200; i++) {
+            LockHandle handle = client.acquire(List.of("job"), 0, 0, true);
+            CountDownLatch go = new CountDownLatch(1);
+            Thread renewing = new Thread(() -> {
+                awaitQuietly(go);
+                client.renewNow();
+            });
+            renewing.start();
+            go.countDown();
+            handle.close();
+            renewing.join();
+            client.renewNow();
+            assertThat(this.redis.command("EXISTS", "job")).as("iteration %d", i).isEqualTo(0L);
+        }
+        assertThat(this.losses).isEmpty();
+    }
+
+    @Test
+    void starvedRenewalReportsTheLossWithinOneRenewalPeriodOfRunningAgain() throws Exception {
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+        RedisLockClient client = client(scheduler);
+        LockHandle handle = client.acquire(List.of("job"), 0, 0, true);
+        CountDownLatch unblock = new CountDownLatch(1);
+        scheduler.execute(() -> awaitQuietly(unblock)); // the renewal thread is starved from here on
+        RedisLockClientTestSupport.awaitGone(this.redis, "job");
+        assertThat(handle.isHeld()).as("the local lease estimate ran out too").isFalse();
+        long resumed = System.nanoTime();
+        unblock.countDown();
+        Loss loss = this.losses.poll(10, TimeUnit.SECONDS);
+        assertThat(loss).isNotNull();
+        assertThat(loss.detection()).isEqualTo(LockLossDetection.RENEWAL);
+        assertThat(Duration.ofNanos(loss.atNanos() - resumed)).isLessThanOrEqualTo(client.renewalPeriod());
+        handle.close();
+        scheduler.shutdownNow();
+    }
+
+    @Test
+    void redisPausedPastTheLeaseIsReportedAsLossWithinOneRenewalPeriodAfterResuming() throws Exception {
+        RedisLockClient client = client(null);
+        LockHandle handle = client.acquire(List.of("job"), 0, 0, true);
+        this.redis.pause();
+        long resumed;
+        try {
+            LockSupport.parkNanos(LEASE.multipliedBy(2).toNanos()); // the fault being injected: a long pause
+            assertThat(handle.isHeld()).isFalse();
+        }
+        finally {
+            this.redis.resume();
+            resumed = System.nanoTime();
+        }
+        Loss loss = this.losses.poll(10, TimeUnit.SECONDS);
+        assertThat(loss).isNotNull();
+        assertThat(loss.detection()).isEqualTo(LockLossDetection.RENEWAL);
+        // A renewal sent during the pause may still be waiting out its 300 ms command timeout.
+        assertThat(Duration.ofNanos(loss.atNanos() - resumed))
+                .isLessThanOrEqualTo(client.renewalPeriod().plusMillis(300 + 100));
+        handle.close();
+    }
+
+    @Test
+    void redisKilledAndRestartedMidHoldIsDetectedAsLoss() throws Exception {
+        RedisLockClient client = client(null);
+        LockHandle handle = client.acquire(List.of("job"), 0, 0, true);
+        this.redis.kill();
+        this.redis.restart();
+        Loss loss = this.losses.poll(10, TimeUnit.SECONDS);
+        assertThat(loss).isNotNull();
+        assertThat(loss.key()).isEqualTo("job");
+        assertThat(loss.detection()).isEqualTo(LockLossDetection.RENEWAL);
+        assertThat(handle.isHeld()).isFalse();
+        handle.close();
+        assertThat(this.losses).isEmpty();
+    }
+
+    @Test
+    void fixedLeaseExpiredBeforeReleaseIsReportedAtRelease() throws Exception {
+        RedisLockClient client = client(null);
+        LockHandle handle = client.acquire(List.of("job"), 0, 100, false);
+        RedisLockClientTestSupport.awaitGone(this.redis, "job");
+        handle.close();
+        Loss loss = this.losses.poll(5, TimeUnit.SECONDS);
+        assertThat(loss).isNotNull();
+        assertThat(loss.detection()).isEqualTo(LockLossDetection.RELEASE);
+    }
+
+    private static int scriptCalls(String commandStats) {
+        int calls = 0;
+        for (String line : commandStats.split("\r\n")) {
+            if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+                String count = line.substring(line.indexOf("calls=") + 6, line.indexOf(','));
+                calls += Integer.parseInt(count);
+            }
+        }
+        return calls;
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
