@@ -56,10 +56,6 @@ final class HeldLock {
         return this.state.get() == LOST;
     }
 
-    boolean isReleased() {
-        return this.state.get() == RELEASED;
-    }
-
     void extended(long sentAtNanos) {
         this.expiresAtNanos = sentAtNanos + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis);
     }
@@ -81,6 +77,11 @@ final class HeldLock {
     /** Moves to lost; true only for the caller that made the move (so the loss is signalled once). */
     boolean markLost() {
         return this.state.compareAndSet(HELD, LOST);
+    }
+
+    /** The release found the key no longer ours: the lock had been lost before it ended. */
+    void lostBeforeRelease() {
+        this.state.set(LOST);
     }
 
     /** Moves to released; false if it was already lost. */

@@ -227,7 +227,8 @@ public final class RedisLockClient implements AutoCloseable {
                     + "'; it expires when its lease ends: " + ex.getMessage(), ex);
         }
         if (deleted == null || deleted != 1L) {
-            lost(lock, LockLossDetection.RELEASE, true);
+            lock.lostBeforeRelease();
+            signal(lock, LockLossDetection.RELEASE);
         }
     }
 
@@ -248,9 +249,10 @@ public final class RedisLockClient implements AutoCloseable {
                 if (extended != null && ((Number) extended.get(i)).longValue() == 1L) {
                     lock.extended(sentAt);
                 }
-                else if (!lock.isReleased()) {
+                else if (lock.markLost()) {
+                    // markLost fails for a lock whose release has begun: its key is gone because we deleted it.
                     this.renewer.unregister(lock);
-                    lost(lock, LockLossDetection.RENEWAL, false);
+                    signal(lock, LockLossDetection.RENEWAL);
                 }
             }
         }
@@ -287,12 +289,6 @@ public final class RedisLockClient implements AutoCloseable {
             signal(lock, LockLossDetection.COMMIT_CHECK);
         }
         return false;
-    }
-
-    private void lost(HeldLock lock, LockLossDetection detection, boolean alreadyReleased) {
-        if (alreadyReleased || lock.markLost()) {
-            signal(lock, detection);
-        }
     }
 
     private void signal(HeldLock lock, LockLossDetection detection) {
