@@ -26,28 +26,38 @@ final class KeySlots {
         return crc16(bytes, 0, bytes.length) & (SLOTS - 1);
     }
 
+    /** The fencing counter's key for a lock key (see {@link #companion}). */
+    static String fenceKey(String lockKey) {
+        return companion(lockKey, "fence");
+    }
+
+    /** The channel on which a lock key's release is announced (see {@link #companion}). */
+    static String releaseChannel(String lockKey) {
+        return companion(lockKey, "released");
+    }
+
     /**
-     * The fencing counter's key for a lock key, readable where possible:
+     * A name in the same slot as the lock key, readable where possible:
      * <ul>
-     * <li>{@code a{tag}b} (has a hash tag) → {@code a{tag}b:fence}: the first tag still decides;</li>
-     * <li>{@code sku:42:lock} (no braces) → {@code {sku:42:lock}:fence}: the whole key becomes the tag;</li>
-     * <li>anything else (stray or empty braces) → {@code {<t>}:fence:<key>} where {@code <t>} is a short string
-     * chosen to hash to the key's slot.</li>
+     * <li>{@code a{tag}b} (has a hash tag) → {@code a{tag}b:<suffix>}: the first tag still decides;</li>
+     * <li>{@code sku:42:lock} (no braces) → {@code {sku:42:lock}:<suffix>}: the whole key becomes the tag;</li>
+     * <li>anything else (stray or empty braces) → {@code {<t>}:<suffix>:<key>} where {@code <t>} is a short
+     * string chosen to hash to the key's slot.</li>
      * </ul>
      */
-    static String fenceKey(String lockKey) {
+    static String companion(String lockKey, String suffix) {
         byte[] bytes = lockKey.getBytes(StandardCharsets.UTF_8);
         int open = indexOf(bytes, (byte) '{', 0);
         if (open >= 0) {
             int close = indexOf(bytes, (byte) '}', open + 1);
             if (close > open + 1) {
-                return lockKey + ":fence";
+                return lockKey + ":" + suffix;
             }
         }
         else if (indexOf(bytes, (byte) '}', 0) < 0) {
-            return "{" + lockKey + "}:fence";
+            return "{" + lockKey + "}:" + suffix;
         }
-        return "{" + SlotTags.TAGS[slot(lockKey)] + "}:fence:" + lockKey;
+        return "{" + SlotTags.TAGS[slot(lockKey)] + "}:" + suffix + ":" + lockKey;
     }
 
     /** CRC16-CCITT (XMODEM), as Redis Cluster uses. */

@@ -34,11 +34,13 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <li>acquire: {@code acquire.lua}, one round trip: if the key is free, store our fresh random token with the
  * lease as TTL and issue the next fencing token; if it already holds our token (a replayed command), succeed
  * again without counting twice; otherwise return how long the holder's lease has left;</li>
- * <li>wait: repeat the acquire with a jittered exponential pause until the wait time runs out;</li>
+ * <li>wait: subscribe to the key's release channel (one subscription connection per client), try again, then
+sleep until a release wakes this waiter or the holder's lease would have run out, and try again; one
+waiter per JVM is woken per release;</li>
  * <li>renew (locks without a fixed lease): {@code renew.lua} for all held locks at once, every third of the
  * lease, extending only keys that still hold our token;</li>
- * <li>release: {@code unlock.lua} (compare-and-delete). A key that no longer holds our token is never
- * deleted; finding that is reported as a lost lock.</li>
+ * <li>release: {@code unlock.lua} (compare-and-delete, then publish on the release channel). A key that no
+ * longer holds our token is never deleted; finding that is reported as a lost lock.</li>
  * </ul>
  * Scripts run through EVALSHA, falling back to EVAL when the server's script cache is empty (after a
  * restart). Reentrancy: the thread holding a key that asks for it again gets a nested handle on the same
@@ -77,6 +79,12 @@ public final class RedisLockClient implements AutoCloseable {
 
     private final LeaseRenewer renewer;
 
+    /** Wakes waiters on release; {@code null} when waiting polls instead. */
+    private final ReleaseNotifier notifier;
+
+    /** Longest a waiter sleeps between attempts without a notification (bounds the cost of a lost one). */
+    private volatile long maxUnnotifiedWaitNanos = TimeUnit.SECONDS.toNanos(1);
+
     /** A client with a 30 s renewed lease and no loss listener. */
     public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix) {
         this(connectionFactory, keyPrefix, Duration.ofSeconds(30), LockLossListener.NONE, null);
@@ -91,12 +99,22 @@ public final class RedisLockClient implements AutoCloseable {
      */
     public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix, Duration renewedLease,
             LockLossListener lossListener, ScheduledExecutorService renewalScheduler) {
+        this(connectionFactory, keyPrefix, renewedLease, lossListener, renewalScheduler, true);
+    }
+
+    /**
+     * @param notifiedWaiting wake waiters through Redis pub/sub when a lock is released (one shared subscription
+     * connection); {@code false} makes waiters poll with a jittered backoff instead
+     */
+    public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix, Duration renewedLease,
+            LockLossListener lossListener, ScheduledExecutorService renewalScheduler, boolean notifiedWaiting) {
         this.redis = new StringRedisTemplate(connectionFactory);
         this.keyPrefix = (keyPrefix != null) ? keyPrefix : "";
         this.renewedLeaseMillis = renewedLease.toMillis();
         this.lossListener = lossListener;
         this.clustered = connectionFactory instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
         this.renewer = new LeaseRenewer(this, this.renewedLeaseMillis, renewalScheduler);
+        this.notifier = notifiedWaiting ? new ReleaseNotifier(connectionFactory) : null;
     }
 
     /**
@@ -163,23 +181,57 @@ public final class RedisLockClient implements AutoCloseable {
             return new RedisLockHandle(this, mine);
         }
         int attempt = 0;
-        while (true) {
-            long sentAt = System.nanoTime();
-            long[] reply = tryAcquire(key, token, leaseMillis);
-            if (reply[0] == 1L) {
-                HeldLock lock = new HeldLock(key, token, reply[1], leaseMillis, renew, sentAt);
-                this.held.put(key, lock);
-                if (renew) {
-                    this.renewer.register(lock);
+        ReleaseNotifier.Waiter waiter = null;
+        try {
+            while (true) {
+                long sentAt = System.nanoTime();
+                long[] reply = tryAcquire(key, token, leaseMillis);
+                if (reply[0] == 1L) {
+                    HeldLock lock = new HeldLock(key, token, reply[1], leaseMillis, renew, sentAt);
+                    this.held.put(key, lock);
+                    if (renew) {
+                        this.renewer.register(lock);
+                    }
+                    return new RedisLockHandle(this, lock);
                 }
-                return new RedisLockHandle(this, lock);
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    return null;
+                }
+                if (this.notifier == null) {
+                    pause(key, Backoff.pauseNanos(attempt++, remaining));
+                }
+                else if (waiter == null) {
+                    // Subscribe, then try again at once: a release between the failed attempt and the
+                    // subscription published before we listened.
+                    waiter = this.notifier.register(key);
+                }
+                else {
+                    waiter.await(Math.min(remaining, untilExpiry(reply[1])), key);
+                }
             }
-            long remaining = deadline - System.nanoTime();
-            if (remaining <= 0) {
-                return null;
-            }
-            pause(key, Backoff.pauseNanos(attempt++, remaining));
         }
+        finally {
+            if (waiter != null) {
+                this.notifier.unregister(waiter);
+            }
+        }
+    }
+
+    /**
+     * How long to wait for a notification before trying anyway: until the holder's lease runs out (an expiry
+     * publishes nothing), with jitter so waiters of several clients do not all retry at the same instant,
+     * and never longer than a second, in case a notification was lost.
+     */
+    private long untilExpiry(long pttlMillis) {
+        long ttl = (pttlMillis > 0) ? TimeUnit.MILLISECONDS.toNanos(pttlMillis) : 0;
+        long jitter = java.util.concurrent.ThreadLocalRandom.current().nextLong(TimeUnit.MILLISECONDS.toNanos(2) + 1);
+        return Math.min(ttl + jitter, this.maxUnnotifiedWaitNanos);
+    }
+
+    /** Tests: how long a waiter may sleep without a notification before trying again anyway. */
+    void maxUnnotifiedWait(Duration wait) {
+        this.maxUnnotifiedWaitNanos = wait.toNanos();
     }
 
     /** One run of acquire.lua: {1, fence} when ours, {0, pttl} when someone else holds the key. */
@@ -220,7 +272,8 @@ public final class RedisLockClient implements AutoCloseable {
         }
         Long deleted;
         try {
-            deleted = this.redis.execute(UNLOCK_SCRIPT, Collections.singletonList(lock.key), lock.token);
+            deleted = this.redis.execute(UNLOCK_SCRIPT, Collections.singletonList(lock.key), lock.token,
+                    KeySlots.releaseChannel(lock.key));
         }
         catch (DataAccessException ex) {
             throw new LockException("Redis failed while releasing lock '" + lock.key
@@ -334,5 +387,8 @@ public final class RedisLockClient implements AutoCloseable {
     @Override
     public void close() {
         this.renewer.close();
+        if (this.notifier != null) {
+            this.notifier.close();
+        }
     }
 }

@@ -1,0 +1,77 @@
+package io.github.redislock.tx;
+
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import io.github.redislock.support.LockContexts;
+import io.github.redislock.testsupport.RedisServer;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Application contexts with a real database and Spring Boot's transaction auto-configuration, as an
+ * application using the starter with JDBC has them; and a named in-memory H2 database that several contexts
+ * in this JVM can share, as several instances of a service share one database.
+ */
+final class TransactionTestSupport {
+
+    private TransactionTestSupport() {
+    }
+
+    /**
+     * Boot's Redis, AOP, DataSource, JdbcTemplate and transaction auto-configuration plus ours. Each context
+     * gets its own connection pool and transaction manager on the given database; Boot registers every
+     * {@code TransactionExecutionListener} bean (ours included) with that transaction manager.
+     */
+    static ApplicationContextRunner runner(RedisServer redis, String databaseUrl) {
+        return LockContexts.runner(redis)
+                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                        DataSourceTransactionManagerAutoConfiguration.class, JdbcTemplateAutoConfiguration.class,
+                        TransactionManagerCustomizationAutoConfiguration.class, TransactionAutoConfiguration.class))
+                .withPropertyValues("spring.datasource.url=" + databaseUrl, "spring.datasource.username=sa",
+                        "spring.datasource.password=");
+    }
+
+    /** A fresh, uniquely named in-memory H2 database that lives until {@link #drop} (or the JVM's end). */
+    static String newDatabase(String name, String... ddl) {
+        String url = "jdbc:h2:mem:" + name + "-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+        JdbcTemplate jdbc = jdbc(url);
+        for (String statement : ddl) {
+            jdbc.execute(statement);
+        }
+        return url;
+    }
+
+    /** Plain JDBC on the database, outside every application context (the test's own view of the data). */
+    static JdbcTemplate jdbc(String databaseUrl) {
+        return new JdbcTemplate(new DriverManagerDataSource(databaseUrl, "sa", ""));
+    }
+
+    static void drop(String databaseUrl) {
+        jdbc(databaseUrl).execute("SHUTDOWN");
+    }
+
+    static boolean exists(RedisServer redis, String key) {
+        return ((Long) redis.command("EXISTS", key)) == 1L;
+    }
+
+    /** Polls Redis until the key no longer exists (expired or deleted); fails after 10 s. */
+    static void awaitGone(RedisServer redis, String key) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (exists(redis, key)) {
+            assertThat(System.nanoTime()).as("key " + key + " never went away").isLessThan(deadline);
+            LockSupport.parkNanos(1_000_000);
+        }
+    }
+}
