@@ -37,7 +37,7 @@ public final class DistributedLockAspect implements MethodInterceptor {
 
     private final BeanFactory beanFactory;
 
-    private final OnLeaseLost onLeaseLost;
+    private final Supplier<OnLeaseLost> onLeaseLost;
 
     private volatile RedisLockClient client;
 
@@ -46,7 +46,7 @@ public final class DistributedLockAspect implements MethodInterceptor {
      * machinery does) does not drag the Redis connection factory into early initialisation
      */
     public DistributedLockAspect(LockOperationSource operations, Supplier<RedisLockClient> clientSupplier,
-            BeanFactory beanFactory, OnLeaseLost onLeaseLost) {
+            BeanFactory beanFactory, Supplier<OnLeaseLost> onLeaseLost) {
         this.operations = operations;
         this.clientSupplier = clientSupplier;
         this.beanFactory = beanFactory;
@@ -82,7 +82,7 @@ public final class DistributedLockAspect implements MethodInterceptor {
             throw ex;
         }
         ThreadLocks.pop(handle);
-        if (!LockedCall.release(handle, null) && this.onLeaseLost == OnLeaseLost.THROW) {
+        if (!LockedCall.release(handle, null) && this.onLeaseLost.get() == OnLeaseLost.THROW) {
             throw new LockLostException(handle.key(), "Lock '" + handle.key() + "' was lost while "
                     + operation.origin() + " ran, so another holder may have run it at the same time");
         }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import io.github.redislock.InvalidLockDefinitionException;
 import io.github.redislock.LockNotAcquiredException;
@@ -43,9 +44,9 @@ public final class LockOperationSource {
 
     private final PropertyResolver placeholders;
 
-    private final Duration defaultWaitTime;
+    private final Supplier<Duration> defaultWaitTime;
 
-    private final Duration defaultLeaseTime;
+    private final Supplier<Duration> defaultLeaseTime;
 
     private final Map<MethodClassKey, LockOperation> operations = new ConcurrentHashMap<>();
 
@@ -54,11 +55,12 @@ public final class LockOperationSource {
     /**
      * @param beanFactory checks and resolves {@code @bean} references in keys (may be {@code null})
      * @param placeholders resolves {@code ${...}} in durations
-     * @param defaultWaitTime used when {@code waitTime} is empty
-     * @param defaultLeaseTime used when {@code leaseTime} is empty
+     * @param defaultWaitTime used when {@code waitTime} is empty; asked only when a method is parsed, so that
+     * creating this (early, as infrastructure) does not force the configuration properties into existence
+     * @param defaultLeaseTime used when {@code leaseTime} is empty; asked likewise
      */
-    public LockOperationSource(BeanFactory beanFactory, PropertyResolver placeholders, Duration defaultWaitTime,
-            Duration defaultLeaseTime) {
+    public LockOperationSource(BeanFactory beanFactory, PropertyResolver placeholders,
+            Supplier<Duration> defaultWaitTime, Supplier<Duration> defaultLeaseTime) {
         this.parser = new KeyTemplateParser(beanFactory);
         this.placeholders = placeholders;
         this.defaultWaitTime = defaultWaitTime;
@@ -70,13 +72,18 @@ public final class LockOperationSource {
         if (!AnnotationUtils.isCandidateClass(targetClass, DistributedLock.class)) {
             return false;
         }
-        return this.classes.computeIfAbsent(targetClass, (type) -> {
-            boolean found = false;
-            for (Method method : ReflectionUtils.getUniqueDeclaredMethods(type, ReflectionUtils.USER_DECLARED_METHODS)) {
-                found |= getOperation(method, type) != null;
-            }
-            return found;
-        });
+        Boolean known = this.classes.get(targetClass);
+        if (known != null) {
+            return known;
+        }
+        // Not computeIfAbsent: parsing may create beans (configuration properties) whose own proxying comes
+        // back here for another class, which a map must not see as a recursive update.
+        boolean found = false;
+        for (Method method : ReflectionUtils.getUniqueDeclaredMethods(targetClass, ReflectionUtils.USER_DECLARED_METHODS)) {
+            found |= getOperation(method, targetClass) != null;
+        }
+        this.classes.put(targetClass, found);
+        return found;
     }
 
     /** The operation for a method invoked on the target class, or {@code null} if it is not locked. */
@@ -152,9 +159,9 @@ public final class LockOperationSource {
         return keys;
     }
 
-    private Duration duration(String text, Duration fallback, String attribute, String origin) {
+    private Duration duration(String text, Supplier<Duration> fallback, String attribute, String origin) {
         if (text.isEmpty()) {
-            return fallback;
+            return fallback.get();
         }
         String resolved;
         try {

@@ -16,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -62,8 +63,10 @@ public final class RedisLockAutoConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static LockOperationSource lockOperationSource(BeanFactory beanFactory, Environment environment,
             ObjectProvider<RedisLockProperties> properties) {
-        RedisLockProperties settings = properties.getObject();
-        return new LockOperationSource(beanFactory, environment, settings.getWaitTime(), settings.getLeaseTime());
+        // Infrastructure beans are created while post-processors are still being registered: read the
+        // properties only when first needed, so they are bound and validated like any other bean.
+        return new LockOperationSource(beanFactory, environment, () -> properties.getObject().getWaitTime(),
+                () -> properties.getObject().getLeaseTime());
     }
 
     @Bean
@@ -72,11 +75,13 @@ public final class RedisLockAutoConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static DistributedLockAdvisor distributedLockAdvisor(LockOperationSource lockOperationSource,
             ObjectProvider<RedisLockClient> redisLockClient, BeanFactory beanFactory,
-            ObjectProvider<RedisLockProperties> properties) {
-        RedisLockProperties settings = properties.getObject();
+            ObjectProvider<RedisLockProperties> properties, Environment environment) {
         DistributedLockAspect aspect = new DistributedLockAspect(lockOperationSource, redisLockClient::getObject,
-                beanFactory, settings.getOnLeaseLost());
-        return new DistributedLockAdvisor(lockOperationSource, aspect, settings.getOrder());
+                beanFactory, () -> properties.getObject().getOnLeaseLost());
+        // The order is needed as soon as advisors are sorted, so it is read straight from the environment.
+        int order = Binder.get(environment).bind("redis-lock.order", Integer.class)
+                .orElse(RedisLockProperties.DEFAULT_ORDER);
+        return new DistributedLockAdvisor(lockOperationSource, aspect, order);
     }
 
     @Configuration(proxyBeanMethods = false)

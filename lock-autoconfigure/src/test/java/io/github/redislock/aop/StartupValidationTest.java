@@ -118,7 +118,7 @@ class StartupValidationTest {
             while (root != null && !(root instanceof InvalidLockDefinitionException)) {
                 root = root.getCause();
             }
-            assertThat(root).as("InvalidLockDefinitionException in the cause chain").isNotNull();
+            assertThat(root).as("InvalidLockDefinitionException in the cause chain of %s", context.getStartupFailure()).isNotNull();
             for (String fragment : fragments) {
                 assertThat(root.getMessage()).contains(fragment);
             }
