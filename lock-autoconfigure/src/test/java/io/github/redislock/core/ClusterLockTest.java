@@ -1,0 +1,123 @@
+package io.github.redislock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.github.redislock.LockHandle;
+import io.github.redislock.testsupport.RedisCluster;
+import io.github.redislock.testsupport.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The engine on a three-master Redis Cluster: keys, fencing counters, renewals and wake-ups across slots. */
+class ClusterLockTest {
+
+    private static final List<String> KEYS = List.of("sku:1:lock", "sku:2:lock", "sku:3:lock", "sku:4:lock",
+            "sku:5:lock", "sku:6:lock", "sku:7:lock", "sku:8:lock", "order:{7}:lock", "a}b{c", "user:42",
+            "inventory:9", "report:daily", "payment:9", "sku:10:lock");
+
+    private static RedisCluster cluster;
+
+    private static final List<LettuceConnectionFactory> factories = new ArrayList<>();
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = RedisCluster.start(3);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        factories.forEach(LettuceConnectionFactory::destroy);
+        cluster.close();
+    }
+
+    private static RedisLockClient client() {
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                new RedisClusterConfiguration(cluster.nodeAddresses()),
+                LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(5)).build());
+        factory.afterPropertiesSet();
+        factory.start();
+        factories.add(factory);
+        RedisLockClient client = new RedisLockClient(factory, "", Duration.ofMinutes(10), LockLossListener.NONE, null);
+        client.maxUnnotifiedWait(Duration.ofSeconds(60));
+        return client;
+    }
+
+    @Test
+    void keysOfManySlotsAreLockedOnTheirOwnNodesWithFencingCountersBesideThem() {
+        Set<RedisServer> nodesUsed = new HashSet<>();
+        RedisLockClient client = client();
+        for (String key : KEYS) {
+            try (LockHandle handle = client.acquire(List.of(key), 0, 30_000)) {
+                RedisServer node = cluster.nodeFor(key);
+                nodesUsed.add(node);
+                assertThat(node.command("GET", key)).isEqualTo(handle.token());
+                assertThat(node.command("GET", KeySlots.fenceKey(key))).isEqualTo(Long.toString(handle.fencingToken()));
+            }
+            assertThat(cluster.nodeFor(key).command("EXISTS", key)).isEqualTo(0L);
+        }
+        assertThat(nodesUsed).hasSize(3);
+    }
+
+    @Test
+    void oneRenewalRoundExtendsLocksOnEveryNode() {
+        RedisLockClient client = client();
+        List<LockHandle> handles = new ArrayList<>();
+        for (String key : KEYS) {
+            handles.add(client.acquire(List.of("renew:" + key), 0, 0, true));
+        }
+        for (String key : KEYS) {
+            cluster.nodeFor("renew:" + key).command("PEXPIRE", "renew:" + key, "5000");
+        }
+        client.renewNow();
+        for (String key : KEYS) {
+            assertThat((Long) cluster.nodeFor("renew:" + key).command("PTTL", "renew:" + key)).as(key)
+                    .isGreaterThan(60_000L);
+        }
+        handles.forEach(LockHandle::close);
+    }
+
+    @Test
+    void severalKeysAcrossSlotsAreTakenTogether() {
+        RedisLockClient client = client();
+        try (LockHandle all = client.acquire(List.of("multi:a", "multi:b", "multi:c"), 0, 30_000)) {
+            for (String key : List.of("multi:a", "multi:b", "multi:c")) {
+                assertThat(cluster.nodeFor(key).command("GET", key)).isEqualTo(all.token());
+            }
+        }
+    }
+
+    @Test
+    void releaseWakesAWaiterOfAnotherClient() throws Exception {
+        RedisLockClient holder = client();
+        RedisLockClient waiter = client();
+        LockHandle held = holder.acquire(List.of("hot:{1}"), 0, 30_000);
+        CompletableFuture<Long> acquiredAt = new CompletableFuture<>();
+        List<LockHandle> taken = new ArrayList<>();
+        Thread thread = new Thread(() -> {
+            LockHandle handle = waiter.acquire(List.of("hot:{1}"), TimeUnit.SECONDS.toNanos(20), 30_000);
+            long now = System.nanoTime();
+            taken.add(handle);
+            acquiredAt.complete(now);
+        });
+        thread.start();
+        NotifiedWaitingTest.awaitParkedForNotification(thread);
+        long released = System.nanoTime();
+        held.close();
+        assertThat(Duration.ofNanos(acquiredAt.get(10, TimeUnit.SECONDS) - released)).isLessThan(Duration.ofMillis(500));
+        thread.join();
+        taken.get(0).close();
+    }
+}
