@@ -2,7 +2,6 @@ package io.github.redislock.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,11 +16,9 @@ import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockLossDetection;
 
-import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.util.ClassUtils;
 
 /**
  * The lock engine: takes, renews and releases locks in Redis. It knows keys, tokens, fencing tokens and
@@ -54,15 +51,7 @@ public final class RedisLockClient implements AutoCloseable {
 
     private static final Log logger = LogFactory.getLog(RedisLockClient.class);
 
-    @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> ACQUIRE_SCRIPT = LockScripts.load("acquire.lua", List.class);
-
-    @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> RENEW_SCRIPT = LockScripts.load("renew.lua", List.class);
-
-    private static final RedisScript<Long> UNLOCK_SCRIPT = LockScripts.load("unlock.lua", Long.class);
-
-    private final StringRedisTemplate redis;
+    private final LockCommands redis;
 
     private final String keyPrefix;
 
@@ -108,13 +97,27 @@ public final class RedisLockClient implements AutoCloseable {
      */
     public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix, Duration renewedLease,
             LockLossListener lossListener, ScheduledExecutorService renewalScheduler, boolean notifiedWaiting) {
-        this.redis = new StringRedisTemplate(connectionFactory);
+        this.redis = commandsFor(connectionFactory);
         this.keyPrefix = (keyPrefix != null) ? keyPrefix : "";
         this.renewedLeaseMillis = renewedLease.toMillis();
         this.lossListener = lossListener;
-        this.clustered = connectionFactory instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
+        this.clustered = LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce
+                && lettuce.isClusterAware();
         this.renewer = new LeaseRenewer(this, this.renewedLeaseMillis, renewalScheduler);
         this.notifier = notifiedWaiting ? new ReleaseNotifier(connectionFactory) : null;
+    }
+
+    private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+            RedisLockClient.class.getClassLoader());
+
+    private static LockCommands commandsFor(RedisConnectionFactory connectionFactory) {
+        if (LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce) {
+            LockCommands shared = LettuceLockCommands.sharedConnectionOf(lettuce);
+            if (shared != null) {
+                return shared;
+            }
+        }
+        return new TemplateLockCommands(connectionFactory);
     }
 
     /**
@@ -238,10 +241,9 @@ public final class RedisLockClient implements AutoCloseable {
     long[] tryAcquire(String key, String token, long leaseMillis) {
         List<?> reply;
         try {
-            reply = this.redis.execute(ACQUIRE_SCRIPT, List.of(key, KeySlots.fenceKey(key)), token,
-                    Long.toString(leaseMillis));
+            reply = this.redis.acquire(key, KeySlots.fenceKey(key), token, Long.toString(leaseMillis));
         }
-        catch (DataAccessException ex) {
+        catch (RuntimeException ex) {
             throw new LockException("Redis failed while acquiring lock '" + key + "': " + ex.getMessage(), ex);
         }
         if (reply == null || reply.size() != 2) {
@@ -272,10 +274,9 @@ public final class RedisLockClient implements AutoCloseable {
         }
         Long deleted;
         try {
-            deleted = this.redis.execute(UNLOCK_SCRIPT, Collections.singletonList(lock.key), lock.token,
-                    KeySlots.releaseChannel(lock.key));
+            deleted = this.redis.release(lock.key, lock.token, KeySlots.releaseChannel(lock.key));
         }
-        catch (DataAccessException ex) {
+        catch (RuntimeException ex) {
             throw new LockException("Redis failed while releasing lock '" + lock.key
                     + "'; it expires when its lease ends: " + ex.getMessage(), ex);
         }
@@ -296,7 +297,7 @@ public final class RedisLockClient implements AutoCloseable {
                 args[i + 1] = group.get(i).token;
             }
             long sentAt = System.nanoTime();
-            List<?> extended = this.redis.execute(RENEW_SCRIPT, keys, args);
+            List<?> extended = this.redis.renew(keys, args);
             for (int i = 0; i < group.size(); i++) {
                 HeldLock lock = group.get(i);
                 if (extended != null && ((Number) extended.get(i)).longValue() == 1L) {
@@ -329,9 +330,9 @@ public final class RedisLockClient implements AutoCloseable {
         }
         String current;
         try {
-            current = this.redis.opsForValue().get(lock.key);
+            current = this.redis.get(lock.key);
         }
-        catch (DataAccessException ex) {
+        catch (RuntimeException ex) {
             throw new LockException("Redis failed while checking lock '" + lock.key + "': " + ex.getMessage(), ex);
         }
         if (lock.token.equals(current)) {

@@ -1,0 +1,166 @@
+package io.github.redislock.core;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * Lock commands straight on the Lettuce connection that Spring Boot's {@link LettuceConnectionFactory} shares
+ * across the application (no connection or client of our own). Every locked call pays for these, so they
+ * skip the template's per-call connection wrapper, serializers and result converters. Scripts go by
+ * EVALSHA, falling back to EVAL once when the server has no copy; every wait is bounded by the factory's
+ * command timeout.
+ */
+final class LettuceLockCommands implements LockCommands {
+
+    private static final Script ACQUIRE = new Script("acquire.lua");
+
+    private static final Script RENEW = new Script("renew.lua");
+
+    private static final Script UNLOCK = new Script("unlock.lua");
+
+    private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
+
+    private final RedisClusterAsyncCommands<byte[], byte[]> commands;
+
+    private final long timeoutNanos;
+
+    private LettuceLockCommands(RedisClusterAsyncCommands<byte[], byte[]> commands, Duration timeout) {
+        this.commands = commands;
+        this.timeoutNanos = timeout.toNanos();
+    }
+
+    /**
+     * The fast path when the factory is Lettuce, standalone, with a shared native connection (Spring Boot's
+     * default); otherwise {@code null}.
+     */
+    @SuppressWarnings("unchecked")
+    static LettuceLockCommands sharedConnectionOf(LettuceConnectionFactory factory) {
+        if (factory.isClusterAware() || !factory.getShareNativeConnection()) {
+            return null;
+        }
+        // With a shared native connection, the wrapper is only a handle on it: closing it (or not) never
+        // closes the shared connection, which Lettuce reconnects by itself.
+        RedisConnection connection = factory.getConnection();
+        Object nativeConnection = connection.getNativeConnection();
+        if (!(nativeConnection instanceof RedisClusterAsyncCommands<?, ?>)) {
+            connection.close();
+            return null;
+        }
+        return new LettuceLockCommands((RedisClusterAsyncCommands<byte[], byte[]>) nativeConnection,
+                factory.getClientConfiguration().getCommandTimeout());
+    }
+
+    @Override
+    public List<?> acquire(String key, String fenceKey, String token, String leaseMillis) {
+        return run(ACQUIRE, ScriptOutputType.MULTI, new byte[][] { bytes(key), bytes(fenceKey) }, bytes(token),
+                bytes(leaseMillis));
+    }
+
+    @Override
+    public Long release(String key, String token, String channel) {
+        return run(UNLOCK, ScriptOutputType.INTEGER, new byte[][] { bytes(key) }, bytes(token), bytes(channel));
+    }
+
+    @Override
+    public List<?> renew(List<String> keys, Object[] args) {
+        byte[][] keyBytes = new byte[keys.size()][];
+        for (int i = 0; i < keyBytes.length; i++) {
+            keyBytes[i] = bytes(keys.get(i));
+        }
+        byte[][] argBytes = new byte[args.length][];
+        for (int i = 0; i < argBytes.length; i++) {
+            argBytes[i] = bytes((String) args[i]);
+        }
+        return run(RENEW, ScriptOutputType.MULTI, keyBytes, argBytes);
+    }
+
+    @Override
+    public String get(String key) {
+        byte[] value;
+        try {
+            value = await(this.commands.get(bytes(key)));
+        }
+        catch (RuntimeException ex) {
+            throw translate(ex);
+        }
+        return (value != null) ? new String(value, StandardCharsets.UTF_8) : null;
+    }
+
+    private <T> T run(Script script, ScriptOutputType type, byte[][] keys, byte[]... args) {
+        try {
+            try {
+                return await(this.commands.evalsha(script.sha, type, keys, args));
+            }
+            catch (RedisNoScriptException ex) {
+                // The server lost its script cache (restart, SCRIPT FLUSH): send the body once; EVAL caches it.
+                return await(this.commands.eval(script.body, type, keys, args));
+            }
+        }
+        catch (RuntimeException ex) {
+            throw translate(ex);
+        }
+    }
+
+    /** The same Spring {@code DataAccessException}s the template path raises, for one failure vocabulary. */
+    private static RuntimeException translate(RuntimeException ex) {
+        DataAccessException translated = EXCEPTIONS.translateExceptionIfPossible(ex);
+        return (translated != null) ? translated : ex;
+    }
+
+    private <T> T await(RedisFuture<T> future) {
+        try {
+            return future.get(this.timeoutNanos, TimeUnit.NANOSECONDS);
+        }
+        catch (TimeoutException ex) {
+            future.cancel(true);
+            throw new RedisCommandTimeoutException("Command timed out after "
+                    + Duration.ofNanos(this.timeoutNanos).toMillis() + " ms");
+        }
+        catch (ExecutionException ex) {
+            Throwable cause = ex.getCause();
+            if (cause instanceof RedisException redis) {
+                throw redis;
+            }
+            throw new RedisException(cause);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new RedisException("Interrupted while waiting for Redis", ex);
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A script's body and SHA-1, computed once. */
+    private static final class Script {
+
+        final String sha;
+
+        final byte[] body;
+
+        Script(String name) {
+            RedisScript<Object> script = LockScripts.load(name, Object.class);
+            this.sha = script.getSha1();
+            this.body = script.getScriptAsString().getBytes(StandardCharsets.UTF_8);
+        }
+    }
+}
