@@ -1,0 +1,83 @@
+package io.github.redislock.benchmarks;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Locale;
+
+import io.github.redislock.benchmarks.hotkey.HotKeySuite;
+import io.github.redislock.benchmarks.uncontended.UncontendedSuite;
+import io.github.redislock.testsupport.RedisServer;
+
+/**
+ * Entry point of the benchmark jar: starts one private redis-server, runs the uncontended JMH benchmarks
+ * and the hot-key harness against it in this one JVM, and prints one table comparing redis-lock with raw
+ * Lettuce and its peers. One JVM and one Redis because the Redis-side figures (commands and CPU per lock
+ * cycle) are read from that server's INFO counters, which must see only the load being measured.
+ *
+ * <pre>
+ * mvn -B -q -Pbenchmarks -DskipTests package -pl lock-benchmarks -am
+ * java -jar lock-benchmarks/target/redis-lock-benchmarks.jar [--quick]
+ * </pre>
+ */
+public final class BenchmarkMain {
+
+    private BenchmarkMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchmarkOptions options;
+        try {
+            options = BenchmarkOptions.parse(args);
+        }
+        catch (IllegalArgumentException ex) {
+            System.err.println(ex.getMessage());
+            System.err.print(BenchmarkOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        // Spring Boot would re-initialise logging for every context; logback.xml in this jar decides instead.
+        System.setProperty("org.springframework.boot.logging.LoggingSystem", "none");
+        long started = System.nanoTime();
+        ResultTable table = new ResultTable();
+        try (RedisServer redis = RedisServer.start();
+                PrintStream jmhLog = new PrintStream(new FileOutputStream(options.jmhLog().toFile()), true,
+                        StandardCharsets.UTF_8)) {
+            System.setProperty(BenchRedis.PORT_PROPERTY, Integer.toString(redis.port()));
+            printHeader(options);
+            if (options.uncontended()) {
+                System.err.println("Uncontended (JMH, " + UncontendedSuite.countSelected(options.implementations())
+                        + " benchmarks; details in " + options.jmhLog() + "):");
+                table.addAll(new UncontendedSuite(options.mode(), jmhLog, System.err).run(options.implementations()));
+            }
+            if (options.hotKey()) {
+                System.err.println("Hot key (timed harness, " + HotKeySuite.countSelected(options.implementations())
+                        + " runs):");
+                table.addAll(new HotKeySuite(options.mode(), System.err).run(options.implementations()));
+            }
+        }
+        System.out.println();
+        if (table.isEmpty()) {
+            System.out.println("Nothing was selected to run.");
+        }
+        else {
+            table.print(System.out);
+        }
+        System.out.printf("Total time: %s%n", Duration.ofNanos(System.nanoTime() - started).withNanos(0));
+    }
+
+    private static void printHeader(BenchmarkOptions options) throws IOException {
+        RunMode mode = options.mode();
+        System.out.printf("redis-lock benchmarks, %s mode: Java %s (%s), Redis %s on 127.0.0.1, %d cores%n",
+                mode.name(), System.getProperty("java.version"), System.getProperty("java.vm.name"),
+                BenchRedis.version(), Runtime.getRuntime().availableProcessors());
+        System.out.printf(Locale.ROOT, "Uncontended: JMH 1.37 in this JVM (forks 0), %d threads, %d x %.1fs warm-up + "
+                + "%d x %.1fs measured per benchmark, -prof gc + Redis INFO deltas.%n", UncontendedSuite.THREADS,
+                mode.jmhWarmupIterations(), mode.jmhWarmupTime().toMillis() / 1000.0,
+                mode.jmhMeasurementIterations(), mode.jmhMeasurementTime().toMillis() / 1000.0);
+        System.out.printf("Hot key: timed harness, %ds warm-up + %ds measured per run, wait 10 s, lease 30 s.%n",
+                mode.hotKeyWarmup().toSeconds(), mode.hotKeyMeasurement().toSeconds());
+    }
+}

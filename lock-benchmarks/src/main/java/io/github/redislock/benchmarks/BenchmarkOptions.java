@@ -1,0 +1,57 @@
+package io.github.redislock.benchmarks;
+
+import java.nio.file.Path;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+
+/**
+ * The command line of {@link BenchmarkMain}, parsed once so that the rest of the code sees decisions, not
+ * strings.
+ *
+ * @param mode full or quick durations
+ * @param uncontended whether to run the uncontended JMH part
+ * @param hotKey whether to run the hot-key part
+ * @param implementations which implementations to run (by table name)
+ * @param jmhLog where JMH's detailed output goes
+ */
+record BenchmarkOptions(RunMode mode, boolean uncontended, boolean hotKey, Predicate<String> implementations,
+        Path jmhLog) {
+
+    static final String USAGE = """
+            Usage: java -jar redis-lock-benchmarks.jar [--quick] [--only=uncontended|hotkey] [--include=REGEX] [--jmh-log=FILE]
+              --quick           ~2 minute smoke run (also: -Dquick); default is the full run (~7.5 minutes on 2 cores)
+              --only=PART       run only the uncontended (JMH) part or only the hot-key part
+              --include=REGEX   run only implementations whose table name matches, e.g. 'ours|lettuce'
+              --jmh-log=FILE    JMH's iteration-by-iteration output (default: a file in java.io.tmpdir)
+            """;
+
+    static BenchmarkOptions parse(String[] args) {
+        String quickProperty = System.getProperty("quick");
+        boolean quick = quickProperty != null && !quickProperty.equalsIgnoreCase("false");
+        String only = null;
+        Predicate<String> implementations = (name) -> true;
+        Path jmhLog = Path.of(System.getProperty("java.io.tmpdir"), "redis-lock-benchmarks-jmh.log");
+        for (String arg : args) {
+            if (arg.equals("--quick")) {
+                quick = true;
+            }
+            else if (arg.startsWith("--only=")) {
+                only = arg.substring("--only=".length());
+                if (!only.equals("uncontended") && !only.equals("hotkey")) {
+                    throw new IllegalArgumentException("--only takes uncontended or hotkey, not " + only);
+                }
+            }
+            else if (arg.startsWith("--include=")) {
+                implementations = Pattern.compile(arg.substring("--include=".length())).asPredicate();
+            }
+            else if (arg.startsWith("--jmh-log=")) {
+                jmhLog = Path.of(arg.substring("--jmh-log=".length()));
+            }
+            else {
+                throw new IllegalArgumentException("Unknown argument: " + arg);
+            }
+        }
+        return new BenchmarkOptions(quick ? RunMode.QUICK : RunMode.FULL, only == null || only.equals("uncontended"),
+                only == null || only.equals("hotkey"), implementations, jmhLog);
+    }
+}

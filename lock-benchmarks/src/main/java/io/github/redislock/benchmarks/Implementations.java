@@ -1,0 +1,35 @@
+package io.github.redislock.benchmarks;
+
+/**
+ * The names under which each lock implementation appears in the result table. One place for them, because
+ * the table finds a figure's peers by these names.
+ */
+public final class Implementations {
+
+    /** {@code @DistributedLock(key = "bench:#id", leaseTime = "30s")}: fixed lease. */
+    public static final String OURS_ANNOTATED = "ours-annotated";
+
+    /** {@code @DistributedLock(key = "bench:#id")}: renewed lease. */
+    public static final String OURS_ANNOTATED_RENEWED = "ours-annotated-renewed";
+
+    /** {@code DistributedLockTemplate.execute(key, wait, 30 s, supplier)}: fixed lease. */
+    public static final String OURS_TEMPLATE = "ours-template";
+
+    /** {@code DistributedLockTemplate.execute(key, wait, null, supplier)}: renewed lease. */
+    public static final String OURS_TEMPLATE_RENEWED = "ours-template-renewed";
+
+    public static final String LETTUCE_RAW = "lettuce-raw";
+
+    public static final String NAIVE_TEMPLATE = "naive-template";
+
+    public static final String REDISSON = "redisson";
+
+    public static final String REDISSON_WATCHDOG = "redisson-watchdog";
+
+    public static final String SI_SPIN = "si-spin";
+
+    public static final String SI_PUBSUB = "si-pubsub";
+
+    private Implementations() {
+    }
+}

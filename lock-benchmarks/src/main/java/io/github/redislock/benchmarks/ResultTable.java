@@ -1,0 +1,134 @@
+package io.github.redislock.benchmarks;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Prints all figures as one table, each with its ratio to raw Lettuce and to every peer library measured in
+ * the same section and metric. A single table is the point: whoever reads it should see at once what our
+ * lock costs over the floor (raw Lettuce) and where it stands against what people would use instead.
+ */
+public final class ResultTable {
+
+    /** The implementations every figure is divided by, in column order, with their column headings. */
+    private static final Map<String, String> PEERS = peers();
+
+    private final List<Figure> figures = new ArrayList<>();
+
+    public void add(Figure figure) {
+        this.figures.add(figure);
+    }
+
+    public void addAll(List<Figure> more) {
+        this.figures.addAll(more);
+    }
+
+    public boolean isEmpty() {
+        return this.figures.isEmpty();
+    }
+
+    public void print(PrintStream out) {
+        List<String[]> rows = new ArrayList<>();
+        List<String> header = new ArrayList<>(List.of("section", "metric [unit]", "implementation", "value", "+-99.9%"));
+        PEERS.values().forEach((heading) -> header.add("/" + heading));
+        rows.add(header.toArray(String[]::new));
+        String lastSection = null;
+        String lastMetric = null;
+        for (Figure figure : this.figures) {
+            boolean newSection = !figure.section().equals(lastSection);
+            boolean newMetric = newSection || !figure.metric().equals(lastMetric);
+            List<String> row = new ArrayList<>();
+            row.add(newSection ? figure.section() : "");
+            row.add(newMetric ? figure.metric() + " [" + figure.unit() + "]" : "");
+            row.add(figure.implementation());
+            row.add(formatValue(figure.value()));
+            row.add(Double.isNaN(figure.error()) ? "" : formatValue(figure.error()));
+            for (String peer : PEERS.keySet()) {
+                row.add(formatRatio(figure, peerFigure(figure, peer)));
+            }
+            rows.add(row.toArray(String[]::new));
+            lastSection = figure.section();
+            lastMetric = figure.metric();
+        }
+        printAligned(out, rows);
+        out.println();
+        out.println("+-99.9%: JMH's confidence half-width over the measured iterations (uncontended throughput only).");
+        out.println("Ratios are value / that peer's value for the same section and metric: above 1 means more "
+                + "(faster for rates, costlier for everything else), \"-\" means the peer was not measured there.");
+        out.println("Peers: lettuce = raw Lettuce SET NX PX + EVALSHA compare-and-delete on one shared connection; "
+                + "naive = StringRedisTemplate setIfAbsent + DefaultRedisScript; redisson = RLock tryLock(wait, 30 s); "
+                + "redisson-wd = RLock watchdog (leaseTime -1); si-spin / si-pubsub = Spring Integration "
+                + "RedisLockRegistry SPIN_LOCK / PUB_SUB_LOCK.");
+    }
+
+    private Figure peerFigure(Figure figure, String peer) {
+        for (Figure candidate : this.figures) {
+            if (candidate.implementation().equals(peer) && candidate.section().equals(figure.section())
+                    && candidate.metric().equals(figure.metric())) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+
+    private static String formatRatio(Figure figure, Figure peer) {
+        if (peer == null || Double.isNaN(figure.value()) || Double.isNaN(peer.value()) || peer.value() == 0) {
+            return "-";
+        }
+        if (Objects.equals(peer.implementation(), figure.implementation())) {
+            return "1";
+        }
+        double ratio = figure.value() / peer.value();
+        return String.format(Locale.ROOT, ratio >= 100 ? "%.0f" : ratio >= 10 ? "%.1f" : "%.2f", ratio);
+    }
+
+    private static String formatValue(double value) {
+        if (Double.isNaN(value)) {
+            return "n/a";
+        }
+        double magnitude = Math.abs(value);
+        if (magnitude >= 1000) {
+            return String.format(Locale.ROOT, "%,.0f", value);
+        }
+        if (magnitude >= 100) {
+            return String.format(Locale.ROOT, "%.1f", value);
+        }
+        return String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    private static void printAligned(PrintStream out, List<String[]> rows) {
+        int columns = rows.get(0).length;
+        int[] widths = new int[columns];
+        for (String[] row : rows) {
+            for (int i = 0; i < columns; i++) {
+                widths[i] = Math.max(widths[i], row[i].length());
+            }
+        }
+        for (String[] row : rows) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < columns; i++) {
+                boolean numeric = i >= 3;
+                String cell = row[i];
+                String padding = " ".repeat(widths[i] - cell.length());
+                line.append(numeric ? padding + cell : cell + padding).append(i < columns - 1 ? "  " : "");
+            }
+            out.println(line.toString().stripTrailing());
+        }
+    }
+
+    private static Map<String, String> peers() {
+        Map<String, String> peers = new LinkedHashMap<>();
+        peers.put(Implementations.LETTUCE_RAW, "lettuce");
+        peers.put(Implementations.NAIVE_TEMPLATE, "naive");
+        peers.put(Implementations.REDISSON, "redisson");
+        peers.put(Implementations.REDISSON_WATCHDOG, "redisson-wd");
+        peers.put(Implementations.SI_SPIN, "si-spin");
+        peers.put(Implementations.SI_PUBSUB, "si-pubsub");
+        return peers;
+    }
+}

@@ -1,0 +1,59 @@
+package io.github.redislock.benchmarks.clients;
+
+import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Minimal Spring Boot applications against the benchmark Redis. Each context has its own Lettuce
+ * connection factory and client resources, exactly as one service instance would, so several contexts in
+ * one JVM stand in for several processes. Every Spring-based lock (ours, the naive template lock, Spring
+ * Integration's registry) gets its connection from Boot's {@code DataRedisAutoConfiguration}, so they all
+ * run on the same connection set-up and differ only in the lock itself.
+ */
+public final class SpringContexts {
+
+    private SpringContexts() {
+    }
+
+    /** Boot's Redis connection, Spring AOP and redis-lock, plus a {@link LockedService} bean. */
+    public static ConfigurableApplicationContext withLock(String redisUrl) {
+        return start(LockConfig.class, redisUrl);
+    }
+
+    /** Boot's Redis connection only ({@code RedisConnectionFactory}, {@code StringRedisTemplate}). */
+    public static ConfigurableApplicationContext redisOnly(String redisUrl) {
+        return start(RedisOnlyConfig.class, redisUrl);
+    }
+
+    private static ConfigurableApplicationContext start(Class<?> config, String redisUrl) {
+        return new SpringApplicationBuilder(config).web(WebApplicationType.NONE)
+            .properties("spring.data.redis.url=" + redisUrl, "spring.data.redis.timeout=10s",
+                    "spring.main.banner-mode=off", "spring.main.register-shutdown-hook=false",
+                    "spring.main.log-startup-info=false")
+            .run();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration({ DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
+            RedisLockAutoConfiguration.class })
+    static class LockConfig {
+
+        @Bean
+        LockedService lockedService() {
+            return new LockedService();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration(DataRedisAutoConfiguration.class)
+    static class RedisOnlyConfig {
+    }
+}

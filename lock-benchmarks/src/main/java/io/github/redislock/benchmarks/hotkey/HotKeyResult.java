@@ -1,0 +1,70 @@
+package io.github.redislock.benchmarks.hotkey;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import io.github.redislock.benchmarks.Figure;
+import io.github.redislock.benchmarks.RedisLoad;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one hot-key run measured in its window, and its conversion to table figures.
+ *
+ * @param waits acquire-call durations (ns) of the acquisitions in the window, all threads together
+ * @param acquisitionsPerClient acquisitions in the window by each client instance
+ * @param timeouts acquire calls that gave up after the full wait
+ * @param windowNanos length of the window
+ * @param load Redis commands and CPU during the window
+ */
+record HotKeyResult(Histogram waits, long[] acquisitionsPerClient, long timeouts, long windowNanos, RedisLoad load) {
+
+    long acquisitions() {
+        return this.waits.getTotalCount();
+    }
+
+    double acquisitionsPerSecond() {
+        return acquisitions() * 1e9 / this.windowNanos;
+    }
+
+    /** One progress line. */
+    String summary() {
+        return String.format(Locale.ROOT, "%,8.0f acq/s  wait p50 %7.2f ms p99 %8.2f ms  %6.2f cmds  %7.2f us Redis CPU",
+                acquisitionsPerSecond(), millis(50), millis(99), this.load.commandsPer(acquisitions()),
+                this.load.cpuMicrosPer(acquisitions()));
+    }
+
+    List<Figure> figures(String section, String implementation) {
+        long acquisitions = acquisitions();
+        List<Figure> figures = new ArrayList<>();
+        figures.add(new Figure(section, "acquisitions", "/s", implementation, acquisitionsPerSecond()));
+        figures.add(new Figure(section, "acquire wait p50", "ms", implementation, millis(50)));
+        figures.add(new Figure(section, "acquire wait p99", "ms", implementation, millis(99)));
+        figures.add(new Figure(section, "acquire wait max", "ms", implementation,
+                (acquisitions > 0) ? this.waits.getMaxValue() / 1e6 : Double.NaN));
+        figures.add(new Figure(section, "Redis commands", "per acquisition", implementation,
+                this.load.commandsPer(acquisitions)));
+        figures.add(new Figure(section, "Redis CPU", "us/acquisition", implementation,
+                this.load.cpuMicrosPer(acquisitions)));
+        figures.add(new Figure(section, "least-served client", "share of fair", implementation, leastServedShare()));
+        figures.add(new Figure(section, "timeouts after 10 s", "count", implementation, this.timeouts));
+        return figures;
+    }
+
+    /** The least-served client's acquisitions over an equal share: 1 is perfectly fair, 0 is starvation. */
+    private double leastServedShare() {
+        long total = acquisitions();
+        if (total == 0) {
+            return Double.NaN;
+        }
+        long least = Long.MAX_VALUE;
+        for (long count : this.acquisitionsPerClient) {
+            least = Math.min(least, count);
+        }
+        return least / ((double) total / this.acquisitionsPerClient.length);
+    }
+
+    private double millis(double percentile) {
+        return (acquisitions() > 0) ? this.waits.getValueAtPercentile(percentile) / 1e6 : Double.NaN;
+    }
+}
