@@ -53,6 +53,11 @@ final class LeaseRenewer implements AutoCloseable {
         return executor;
     }
 
+    /** The client's one scheduler thread, shared with other housekeeping. */
+    ScheduledExecutorService scheduler() {
+        return this.scheduler;
+    }
+
     long periodMillis() {
         return this.periodMillis;
     }

@@ -104,7 +104,7 @@ public final class RedisLockClient implements AutoCloseable {
         this.clustered = LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce
                 && lettuce.isClusterAware();
         this.renewer = new LeaseRenewer(this, this.renewedLeaseMillis, renewalScheduler);
-        this.notifier = notifiedWaiting ? new ReleaseNotifier(connectionFactory) : null;
+        this.notifier = notifiedWaiting ? new ReleaseNotifier(connectionFactory, this.renewer.scheduler()) : null;
     }
 
     private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",

@@ -8,21 +8,20 @@
 -- Returns {0, pttl} when someone else holds it: the milliseconds until it expires on its own.
 local current = redis.call('GET', KEYS[1])
 if current == ARGV[1] then
-    local issued = redis.call('GET', KEYS[2])
-    return {1, tonumber(issued or '0')}
+    return {1, tonumber(redis.call('GET', KEYS[2]) or '0')}
 end
 if current then
     return {0, redis.call('PTTL', KEYS[1])}
 end
 -- The fence is max(last + 1, Redis time in microseconds). The time floor keeps it increasing even when the
--- counter key has expired or been evicted, so the counter can carry a TTL instead of living forever.
-local fence = redis.call('INCR', KEYS[2])
+-- counter key has expired or been evicted, so the counter lives only as long as the lease, not forever.
+local fence = tonumber(redis.call('GET', KEYS[2]) or '0') + 1
 local now = redis.call('TIME')
-local floor = now[1] .. string.format('%06d', tonumber(now[2]))
-if fence < tonumber(floor) then
-    redis.call('SET', KEYS[2], floor)
-    fence = tonumber(floor)
+local floor = tonumber(now[1]) * 1000000 + tonumber(now[2])
+if fence < floor then
+    fence = floor
 end
-redis.call('PEXPIRE', KEYS[2], ARGV[2])
+-- %d keeps all digits (a plain tostring would switch to exponent notation at this size).
+redis.call('SET', KEYS[2], string.format('%d', fence), 'PX', ARGV[2])
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return {1, fence}

@@ -128,6 +128,34 @@ class NotifiedWaitingTest {
     }
 
     @Test
+    void channelIsSubscribedOnlyWhileSomeoneWaitsAndShortlyAfter() throws Exception {
+        RedisLockClient holderClient = client();
+        RedisLockClient waiterClient = client();
+        String channel = KeySlots.releaseChannel("hot");
+        assertThat(subscribers(channel)).isZero();
+        LockHandle holder = holderClient.acquire(List.of("hot"), 0, 30_000);
+        CompletableFuture<Long> acquired = new CompletableFuture<>();
+        List<LockHandle> handles = new ArrayList<>();
+        Thread waiter = waiterThread(waiterClient, "hot", acquired, handles);
+        awaitParkedForNotification(waiter);
+        assertThat(subscribers(channel)).isEqualTo(1);
+        holder.close();
+        acquired.get(10, TimeUnit.SECONDS);
+        handles.get(0).close();
+        // Lingers a few seconds for the next contended acquisition, then goes.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (subscribers(channel) != 0) {
+            assertThat(System.nanoTime()).as("channel never unsubscribed").isLessThan(deadline);
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        }
+    }
+
+    private long subscribers(String channel) {
+        List<?> reply = (List<?>) this.redis.command("PUBSUB", "NUMSUB", channel);
+        return (Long) reply.get(1);
+    }
+
+    @Test
     void expiryPublishesNothingSoTheWaiterRetriesWhenTheLeaseRunsOut() throws Exception {
         RedisLockClient holderClient = client();
         RedisLockClient waiterClient = client();
