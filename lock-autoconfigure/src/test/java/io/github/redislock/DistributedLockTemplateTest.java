@@ -7,11 +7,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.redislock.support.LockContexts;
-import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -21,22 +19,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class DistributedLockTemplateTest {
 
-    private static RedisServer redis;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
-
-    @AfterEach
-    void flush() {
-        redis.flushAll();
-    }
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.flushedAfterEach();
 
     private ApplicationContextRunner runner() {
         return LockContexts.runner(redis).withPropertyValues("redis-lock.key-prefix=t:", "redis-lock.lease-time=20s");

@@ -11,11 +11,10 @@ import java.util.concurrent.TimeUnit;
 import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.support.LockContexts;
 import io.github.redislock.support.OverlapLog;
-import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
@@ -39,17 +38,8 @@ class TwoInstancesMutualExclusionTest {
 
     private static final int INCREMENTS_PER_THREAD = 25;
 
-    private static RedisServer redis;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.shared();
 
     @BeforeEach
     void reset() {

@@ -14,11 +14,9 @@ import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.annotation.OnLockFailure;
 import io.github.redislock.support.LockContexts;
-import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -30,24 +28,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class DistributedLockAspectTest {
 
-    private static RedisServer redis;
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.flushedAfterEach();
 
     private ApplicationContextRunner runner;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
-
-    @AfterEach
-    void flush() {
-        redis.flushAll();
-    }
 
     private ApplicationContextRunner runner() {
         if (this.runner == null) {

@@ -22,11 +22,9 @@ import io.github.redislock.LockLostException;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.support.LockContexts;
-import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationListener;
@@ -40,22 +38,8 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 /** Reentrancy, LockContext, lease-loss policy and multi-key ordering through the annotation. */
 class LockSafetyAspectTest {
 
-    private static RedisServer redis;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
-
-    @AfterEach
-    void flush() {
-        redis.flushAll();
-    }
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.flushedAfterEach();
 
     private ApplicationContextRunner runner() {
         return LockContexts.runner(redis).withUserConfiguration(Config.class);

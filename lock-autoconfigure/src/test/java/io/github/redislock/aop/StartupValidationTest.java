@@ -4,10 +4,9 @@ import io.github.redislock.InvalidLockDefinitionException;
 import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.annotation.OnLockFailure;
 import io.github.redislock.support.LockContexts;
-import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
@@ -20,17 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** A bad declaration stops the application context at start-up, naming the method and what is wrong. */
 class StartupValidationTest {
 
-    private static RedisServer redis;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.shared();
 
     @Test
     void unknownParameterName() {

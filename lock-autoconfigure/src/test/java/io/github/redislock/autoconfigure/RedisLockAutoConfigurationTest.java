@@ -7,10 +7,9 @@ import io.github.redislock.aop.DistributedLockAdvisor;
 import io.github.redislock.aop.LockOperationSource;
 import io.github.redislock.core.RedisLockClient;
 import io.github.redislock.support.LockContexts;
-import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -25,17 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class RedisLockAutoConfigurationTest {
 
-    private static RedisServer redis;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.shared();
 
     private ApplicationContextRunner runner() {
         return LockContexts.runner(redis);

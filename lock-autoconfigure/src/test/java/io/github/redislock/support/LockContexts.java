@@ -2,6 +2,7 @@ package io.github.redislock.support;
 
 import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
 import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.RedisServerExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -12,6 +13,11 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 public final class LockContexts {
 
     private LockContexts() {
+    }
+
+    /** {@link #runner(RedisServer)} on the extension's server. */
+    public static ApplicationContextRunner runner(RedisServerExtension redis) {
+        return runner(redis.server());
     }
 
     /** Boot's Redis and AOP auto-configuration plus ours, connected to the given server. */
