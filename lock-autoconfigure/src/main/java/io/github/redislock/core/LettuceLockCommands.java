@@ -46,22 +46,28 @@ final class LettuceLockCommands implements LockCommands {
         this.timeoutNanos = timeout.toNanos();
     }
 
+    /** Whether the fast path applies: Lettuce, standalone, with a shared native connection (Boot's default). */
+    static boolean supports(LettuceConnectionFactory factory) {
+        return !factory.isClusterAware() && factory.getShareNativeConnection();
+    }
+
     /**
-     * The fast path when the factory is Lettuce, standalone, with a shared native connection (Spring Boot's
-     * default); otherwise {@code null}.
+     * Commands on the factory's shared connection, looked up on first use rather than at start-up, so that an
+     * application starts while Redis is down (its lock calls then fail, as they should) as it would without us.
      */
+    static LockCommands lazy(LettuceConnectionFactory factory) {
+        return new LazyCommands(factory);
+    }
+
     @SuppressWarnings("unchecked")
-    static LettuceLockCommands sharedConnectionOf(LettuceConnectionFactory factory) {
-        if (factory.isClusterAware() || !factory.getShareNativeConnection()) {
-            return null;
-        }
+    private static LockCommands sharedConnectionOf(LettuceConnectionFactory factory) {
         // With a shared native connection, the wrapper is only a handle on it: closing it (or not) never
         // closes the shared connection, which Lettuce reconnects by itself.
         RedisConnection connection = factory.getConnection();
         Object nativeConnection = connection.getNativeConnection();
         if (!(nativeConnection instanceof RedisClusterAsyncCommands<?, ?>)) {
             connection.close();
-            return null;
+            return new TemplateLockCommands(factory);
         }
         return new LettuceLockCommands((RedisClusterAsyncCommands<byte[], byte[]>) nativeConnection,
                 factory.getClientConfiguration().getCommandTimeout());
@@ -148,6 +154,52 @@ final class LettuceLockCommands implements LockCommands {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Resolves the shared connection on first use; a failed lookup is retried by the next call. */
+    private static final class LazyCommands implements LockCommands {
+
+        private final LettuceConnectionFactory factory;
+
+        private volatile LockCommands resolved;
+
+        LazyCommands(LettuceConnectionFactory factory) {
+            this.factory = factory;
+        }
+
+        private LockCommands commands() {
+            LockCommands commands = this.resolved;
+            if (commands == null) {
+                synchronized (this) {
+                    commands = this.resolved;
+                    if (commands == null) {
+                        commands = sharedConnectionOf(this.factory);
+                        this.resolved = commands;
+                    }
+                }
+            }
+            return commands;
+        }
+
+        @Override
+        public List<?> acquire(String key, String fenceKey, String token, String leaseMillis) {
+            return commands().acquire(key, fenceKey, token, leaseMillis);
+        }
+
+        @Override
+        public Long release(String key, String token, String channel) {
+            return commands().release(key, token, channel);
+        }
+
+        @Override
+        public List<?> renew(List<String> keys, Object[] args) {
+            return commands().renew(keys, args);
+        }
+
+        @Override
+        public String get(String key) {
+            return commands().get(key);
+        }
     }
 
     /** A script's body and SHA-1, computed once. */

@@ -51,6 +51,9 @@ public final class RedisLockClient implements AutoCloseable {
 
     private static final Log logger = LogFactory.getLog(RedisLockClient.class);
 
+    private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+            RedisLockClient.class.getClassLoader());
+
     private final LockCommands redis;
 
     private final String keyPrefix;
@@ -107,15 +110,10 @@ public final class RedisLockClient implements AutoCloseable {
         this.notifier = notifiedWaiting ? new ReleaseNotifier(connectionFactory, this.renewer.scheduler()) : null;
     }
 
-    private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
-            RedisLockClient.class.getClassLoader());
-
     private static LockCommands commandsFor(RedisConnectionFactory connectionFactory) {
-        if (LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce) {
-            LockCommands shared = LettuceLockCommands.sharedConnectionOf(lettuce);
-            if (shared != null) {
-                return shared;
-            }
+        if (LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce
+                && LettuceLockCommands.supports(lettuce)) {
+            return LettuceLockCommands.lazy(lettuce);
         }
         return new TemplateLockCommands(connectionFactory);
     }

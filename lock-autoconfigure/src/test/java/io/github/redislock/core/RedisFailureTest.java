@@ -73,6 +73,32 @@ class RedisFailureTest {
     }
 
     @Test
+    void clientCanBeCreatedWhileRedisIsDownAndWorksOnceItIsUp() {
+        try (RedisServer redis = RedisServer.start()) {
+            redis.stop();
+            LettuceConnectionFactory connections = new LettuceConnectionFactory(
+                    new org.springframework.data.redis.connection.RedisStandaloneConfiguration(redis.host(),
+                            redis.port()),
+                    org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration.builder()
+                        .commandTimeout(COMMAND_TIMEOUT).build());
+            connections.afterPropertiesSet();
+            connections.start();
+            try {
+                RedisLockClient client = new RedisLockClient(connections, "");
+                assertThatThrownBy(() -> client.acquire(List.of("k"), 0, 1_000)).isInstanceOf(LockException.class)
+                        .hasMessageContaining("'k'");
+                redis.restart();
+                try (LockHandle handle = client.acquire(List.of("k"), 0, 1_000)) {
+                    assertThat(handle).isNotNull();
+                }
+            }
+            finally {
+                connections.destroy();
+            }
+        }
+    }
+
+    @Test
     void releaseOnUnreachableRedisThrowsLockExceptionAndDoesNotHang() {
         try (RedisServer redis = RedisServer.start()) {
             LettuceConnectionFactory connections = TestConnections.lettuce(redis, COMMAND_TIMEOUT);
