@@ -8,7 +8,6 @@ import java.util.function.Supplier;
 import io.github.redislock.core.GuardedLock;
 import io.github.redislock.core.LockedCall;
 import io.github.redislock.core.RedisLockClient;
-import io.github.redislock.core.ThreadLocks;
 
 /**
  * Programmatic locking, for code that cannot use {@code @DistributedLock}: the lock name is computed at
@@ -60,27 +59,22 @@ public class DistributedLockTemplate {
      * is {@code throw}
      */
     public <T> T execute(String key, Duration waitTime, Duration leaseTime, Supplier<T> action) {
+        String redisKey = this.client.redisKey(key, key);
         long start = System.nanoTime();
-        GuardedLock handle = acquire(key, waitTime, leaseTime);
+        GuardedLock handle = acquire(redisKey, waitTime, leaseTime);
         if (handle == null) {
-            throw new LockNotAcquiredException(List.of(this.client.redisKey(key, key)),
-                    Duration.ofNanos(System.nanoTime() - start));
+            throw new LockNotAcquiredException(List.of(redisKey), Duration.ofNanos(System.nanoTime() - start));
         }
-        T result;
-        ThreadLocks.push(handle);
         try {
-            result = action.get();
+            return LockedCall.run(handle, this.onLeaseLost == OnLeaseLost.THROW, "the action", action::get);
         }
-        catch (Throwable ex) {
-            ThreadLocks.pop(handle);
-            LockedCall.release(handle, ex);
+        catch (RuntimeException | Error ex) {
             throw ex;
         }
-        ThreadLocks.pop(handle);
-        if (!LockedCall.release(handle, null) && this.onLeaseLost == OnLeaseLost.THROW) {
-            throw new LockLostException(handle.key(), "Lock '" + handle.key() + "' was lost while the action ran");
+        catch (Throwable ex) {
+            // A Supplier cannot throw a checked exception; kept for the compiler.
+            throw new IllegalStateException(ex);
         }
-        return result;
     }
 
     /** Like {@link #execute}, for an action without a result. */
@@ -98,10 +92,10 @@ public class DistributedLockTemplate {
      * @throws LockException if Redis fails (nothing is then held)
      */
     public Optional<LockHandle> tryAcquire(String key, Duration waitTime, Duration leaseTime) {
-        return Optional.ofNullable(acquire(key, waitTime, leaseTime));
+        return Optional.ofNullable(acquire(this.client.redisKey(key, key), waitTime, leaseTime));
     }
 
-    private GuardedLock acquire(String key, Duration waitTime, Duration leaseTime) {
+    private GuardedLock acquire(String redisKey, Duration waitTime, Duration leaseTime) {
         Duration wait = (waitTime != null) ? waitTime : this.defaultWaitTime;
         if (wait.isNegative()) {
             throw new IllegalArgumentException("waitTime must not be negative: " + wait);
@@ -109,7 +103,6 @@ public class DistributedLockTemplate {
         if (leaseTime != null && leaseTime.toMillis() < 1) {
             throw new IllegalArgumentException("leaseTime must be at least 1 ms: " + leaseTime);
         }
-        String redisKey = this.client.redisKey(key, key);
         long lease = (leaseTime != null) ? leaseTime.toMillis() : this.defaultLeaseTime.toMillis();
         return this.client.acquire(List.of(redisKey), wait.toNanos(), lease, leaseTime == null);
     }

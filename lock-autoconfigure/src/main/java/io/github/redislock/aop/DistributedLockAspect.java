@@ -10,14 +10,12 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import io.github.redislock.LockLostException;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.OnLeaseLost;
 import io.github.redislock.annotation.OnLockFailure;
 import io.github.redislock.core.GuardedLock;
 import io.github.redislock.core.LockedCall;
 import io.github.redislock.core.RedisLockClient;
-import io.github.redislock.core.ThreadLocks;
 import io.github.redislock.key.KeyEvaluation;
 
 import org.springframework.aop.support.AopUtils;
@@ -71,22 +69,8 @@ public final class DistributedLockAspect implements MethodInterceptor {
         if (handle == null) {
             return notAcquired(operation, invocation, keys, Duration.ofNanos(System.nanoTime() - start));
         }
-        Object result;
-        ThreadLocks.push(handle);
-        try {
-            result = invocation.proceed();
-        }
-        catch (Throwable ex) {
-            ThreadLocks.pop(handle);
-            LockedCall.release(handle, ex);
-            throw ex;
-        }
-        ThreadLocks.pop(handle);
-        if (!LockedCall.release(handle, null) && this.onLeaseLost.get() == OnLeaseLost.THROW) {
-            throw new LockLostException(handle.key(), "Lock '" + handle.key() + "' was lost while "
-                    + operation.origin() + " ran, so another holder may have run it at the same time");
-        }
-        return result;
+        return LockedCall.run(handle, this.onLeaseLost.get() == OnLeaseLost.THROW, operation.origin(),
+                invocation::proceed);
     }
 
     private Object notAcquired(LockOperation operation, MethodInvocation invocation, List<String> keys, Duration waited)

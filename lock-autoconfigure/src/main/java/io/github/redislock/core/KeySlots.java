@@ -46,15 +46,15 @@ final class KeySlots {
      * </ul>
      */
     static String companion(String lockKey, String suffix) {
-        byte[] bytes = lockKey.getBytes(StandardCharsets.UTF_8);
-        int open = indexOf(bytes, (byte) '{', 0);
+        // Braces are ASCII, so scanning chars finds the same tag as Redis scanning bytes, without encoding.
+        int open = lockKey.indexOf('{');
         if (open >= 0) {
-            int close = indexOf(bytes, (byte) '}', open + 1);
+            int close = lockKey.indexOf('}', open + 1);
             if (close > open + 1) {
                 return lockKey + ":" + suffix;
             }
         }
-        else if (indexOf(bytes, (byte) '}', 0) < 0) {
+        else if (lockKey.indexOf('}') < 0) {
             return "{" + lockKey + "}:" + suffix;
         }
         return "{" + SlotTags.TAGS[slot(lockKey)] + "}:" + suffix + ":" + lockKey;

@@ -129,7 +129,7 @@ public final class RedisLockClient implements AutoCloseable {
             throw new LockException("Lock key from '" + source + "' is null or empty");
         }
         String full = this.keyPrefix.isEmpty() ? key : this.keyPrefix.concat(key);
-        LockKeys.validate(full, source);
+        LockKeys.checkLength(full, source);
         return full;
     }
 
@@ -181,12 +181,13 @@ public final class RedisLockClient implements AutoCloseable {
         if (mine != null && mine.owner == Thread.currentThread() && mine.enterAgain()) {
             return new RedisLockHandle(this, mine);
         }
+        String fenceKey = KeySlots.fenceKey(key);
         int attempt = 0;
         ReleaseNotifier.Waiter waiter = null;
         try {
             while (true) {
                 long sentAt = System.nanoTime();
-                long[] reply = tryAcquire(key, token, leaseMillis);
+                long[] reply = tryAcquire(key, fenceKey, token, leaseMillis);
                 if (reply[0] == 1L) {
                     HeldLock lock = new HeldLock(key, token, reply[1], leaseMillis, renew, sentAt);
                     this.held.put(key, lock);
@@ -236,10 +237,10 @@ public final class RedisLockClient implements AutoCloseable {
     }
 
     /** One run of acquire.lua: {1, fence} when ours, {0, pttl} when someone else holds the key. */
-    long[] tryAcquire(String key, String token, long leaseMillis) {
+    long[] tryAcquire(String key, String fenceKey, String token, long leaseMillis) {
         List<?> reply;
         try {
-            reply = this.redis.acquire(key, KeySlots.fenceKey(key), token, Long.toString(leaseMillis));
+            reply = this.redis.acquire(key, fenceKey, token, Long.toString(leaseMillis));
         }
         catch (RuntimeException ex) {
             throw new LockException("Redis failed while acquiring lock '" + key + "': " + ex.getMessage(), ex);

@@ -116,15 +116,15 @@ class FencingTokenTest {
     void replayedAcquireSucceedsWithoutCountingTwice() {
         RedisLockClient client = newClient();
         String counter = KeySlots.fenceKey("k");
-        long[] first = client.tryAcquire("k", "token-a", 30_000);
+        long[] first = client.tryAcquire("k", counter, "token-a", 30_000);
         String counted = (String) redis.command("GET", counter);
         // The same command again, as Lettuce replays it after a reconnect or a caller retries a lost reply.
-        long[] replay = client.tryAcquire("k", "token-a", 30_000);
+        long[] replay = client.tryAcquire("k", counter, "token-a", 30_000);
         assertThat(first[0]).isEqualTo(1L);
         assertThat(replay).containsExactly(1L, first[1]);
         assertThat(redis.command("GET", counter)).isEqualTo(counted);
         assertThat(redis.command("GET", "k")).isEqualTo("token-a");
-        long[] other = client.tryAcquire("k", "token-b", 30_000);
+        long[] other = client.tryAcquire("k", counter, "token-b", 30_000);
         assertThat(other[0]).isZero();
         assertThat(other[1]).as("remaining TTL of the holder").isBetween(1L, 30_000L);
     }
@@ -137,7 +137,7 @@ class FencingTokenTest {
         String counter = KeySlots.fenceKey("k");
         redis.command("SET", "k", "token-c", "PX", "30000");
         redis.command("SET", counter, "41");
-        long[] retry = client.tryAcquire("k", "token-c", 30_000);
+        long[] retry = client.tryAcquire("k", counter, "token-c", 30_000);
         assertThat(retry).containsExactly(1L, 41L);
         assertThat(redis.command("GET", counter)).isEqualTo("41");
     }
