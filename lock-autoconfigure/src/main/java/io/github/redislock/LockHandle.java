@@ -20,7 +20,10 @@ public interface LockHandle extends AutoCloseable {
     /** The Redis key of the lock, key prefix included. */
     String key();
 
-    /** The random value stored under the key while this handle holds it. */
+    /**
+     * The value stored under the key while this handle holds it: {@code <owner>:<fencing token>}, where the
+     * owner is the acquisition's random token, or the id of the client a release handed the lock to.
+     */
     String token();
 
     /**

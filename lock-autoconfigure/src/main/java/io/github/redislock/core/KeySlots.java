@@ -3,8 +3,8 @@ package io.github.redislock.core;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Redis Cluster hash slots, so that a lock's companion keys (its fencing counter) always live in the same
- * slot as the lock key, whatever braces the key contains: a Lua script may only touch keys of one slot.
+ * Redis Cluster hash slots, so that a lock's companion keys (its queue of waiting clients) always live in the
+ * same slot as the lock key, whatever braces the key contains: a Lua script may only touch keys of one slot.
  */
 final class KeySlots {
 
@@ -26,14 +26,24 @@ final class KeySlots {
         return crc16(bytes, 0, bytes.length) & (SLOTS - 1);
     }
 
-    /** The fencing counter's key for a lock key (see {@link #companion}). */
-    static String fenceKey(String lockKey) {
-        return companion(lockKey, "fence");
+    /** The list of clients waiting for a lock key, in turn order (see {@link #companion}). */
+    static String queueKey(String lockKey) {
+        return companion(lockKey, "queue");
     }
 
-    /** The channel on which a lock key's release is announced (see {@link #companion}). */
-    static String releaseChannel(String lockKey) {
-        return companion(lockKey, "released");
+    /** The hash of the waiting clients' entries: when each expires and the lease it asks for. */
+    static String queueEntriesKey(String lockKey) {
+        return companion(lockKey, "queue:entries");
+    }
+
+    /**
+     * The start of the channel names on which releases hand a lock key to a waiting client; the client's id
+     * completes it. A standalone server has one channel per client. In a cluster there is one per client and
+     * slot, named in the key's slot so that the release script may publish on it, sharded where the server
+     * supports it.
+     */
+    static String handoffChannelPrefix(String lockKey, boolean clustered) {
+        return clustered ? "{" + SlotTags.TAGS[slot(lockKey)] + "}redis-lock:handoff:" : "redis-lock:handoff:";
     }
 
     /**

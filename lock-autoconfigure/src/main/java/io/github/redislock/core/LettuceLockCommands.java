@@ -74,14 +74,13 @@ final class LettuceLockCommands implements LockCommands {
     }
 
     @Override
-    public List<?> acquire(String key, String fenceKey, String token, String leaseMillis) {
-        return run(ACQUIRE, ScriptOutputType.MULTI, new byte[][] { bytes(key), bytes(fenceKey) }, bytes(token),
-                bytes(leaseMillis));
+    public List<?> acquire(String[] keys, String[] args) {
+        return run(ACQUIRE, ScriptOutputType.MULTI, bytes(keys), bytes(args));
     }
 
     @Override
-    public Long release(String key, String token, String channel) {
-        return run(UNLOCK, ScriptOutputType.INTEGER, new byte[][] { bytes(key) }, bytes(token), bytes(channel));
+    public Long release(String[] keys, String[] args) {
+        return run(UNLOCK, ScriptOutputType.INTEGER, bytes(keys), bytes(args));
     }
 
     @Override
@@ -107,6 +106,28 @@ final class LettuceLockCommands implements LockCommands {
             throw translate(ex);
         }
         return (value != null) ? new String(value, StandardCharsets.UTF_8) : null;
+    }
+
+    @Override
+    public String serverVersion() {
+        String info;
+        try {
+            info = await(this.commands.info("server"));
+        }
+        catch (RuntimeException ex) {
+            throw translate(ex);
+        }
+        return versionIn(info);
+    }
+
+    /** The {@code redis_version} field of an {@code INFO server} reply. */
+    static String versionIn(String info) {
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith("redis_version:")) {
+                return line.substring("redis_version:".length()).trim();
+            }
+        }
+        return "";
     }
 
     private <T> T run(Script script, ScriptOutputType type, byte[][] keys, byte[]... args) {
@@ -156,6 +177,14 @@ final class LettuceLockCommands implements LockCommands {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
+    private static byte[][] bytes(String[] texts) {
+        byte[][] bytes = new byte[texts.length][];
+        for (int i = 0; i < texts.length; i++) {
+            bytes[i] = bytes(texts[i]);
+        }
+        return bytes;
+    }
+
     /** Resolves the shared connection on first use; a failed lookup is retried by the next call. */
     private static final class LazyCommands implements LockCommands {
 
@@ -182,13 +211,18 @@ final class LettuceLockCommands implements LockCommands {
         }
 
         @Override
-        public List<?> acquire(String key, String fenceKey, String token, String leaseMillis) {
-            return commands().acquire(key, fenceKey, token, leaseMillis);
+        public List<?> acquire(String[] keys, String[] args) {
+            return commands().acquire(keys, args);
         }
 
         @Override
-        public Long release(String key, String token, String channel) {
-            return commands().release(key, token, channel);
+        public Long release(String[] keys, String[] args) {
+            return commands().release(keys, args);
+        }
+
+        @Override
+        public String serverVersion() {
+            return commands().serverVersion();
         }
 
         @Override

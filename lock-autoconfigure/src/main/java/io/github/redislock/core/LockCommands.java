@@ -3,20 +3,31 @@ package io.github.redislock.core;
 import java.util.List;
 
 /**
- * The four Redis calls the engine makes. Errors surface as runtime exceptions of the client library; the
- * engine wraps them into {@code LockException}s naming the key.
+ * The Redis calls the engine makes. Errors surface as runtime exceptions of the client library; the engine
+ * wraps them into {@code LockException}s naming the key.
  */
 interface LockCommands {
 
-    /** acquire.lua: {1, fence} or {0, pttl}. */
-    List<?> acquire(String key, String fenceKey, String token, String leaseMillis);
+    /**
+     * acquire.lua: {1, fence} (ours), {2, fence} (handed to this client) or {0, pttl} (taken).
+     * @param keys the lock key, its queue and its queue entries
+     * @param args token, lease ms, client id, queue entry lifetime ms ('0': do not queue)
+     */
+    List<?> acquire(String[] keys, String[] args);
 
-    /** unlock.lua: 1 when deleted, 0 when not ours. */
-    Long release(String key, String token, String channel);
+    /**
+     * unlock.lua: 1 when released or handed on, 0 when not ours.
+     * @param keys the lock key, its queue and its queue entries
+     * @param args value, fence, marker lifetime ms, leaving client id or '', channel prefix, publish command
+     */
+    Long release(String[] keys, String[] args);
 
     /** renew.lua: per key 1 (extended) or 0 (not ours); {@code args} = lease, then one token per key. */
     List<?> renew(List<String> keys, Object[] args);
 
     /** Plain GET. */
     String get(String key);
+
+    /** The server's version, from {@code INFO server}, e.g. "7.0.15". */
+    String serverVersion();
 }

@@ -54,7 +54,18 @@ public final class RedisLockClient implements AutoCloseable {
     private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
             RedisLockClient.class.getClassLoader());
 
+    static final long TAKEN = 0;
+
+    static final long ACQUIRED = 1;
+
+    static final long HANDED_OVER = 2;
+
     private final LockCommands redis;
+
+    private final RedisConnectionFactory connectionFactory;
+
+    /** Whether hand-off messages go by sharded pub/sub; {@code null} until first needed. */
+    private volatile Boolean sharded;
 
     private final String keyPrefix;
 
@@ -71,8 +82,11 @@ public final class RedisLockClient implements AutoCloseable {
 
     private final LeaseRenewer renewer;
 
-    /** Wakes waiters on release; {@code null} when waiting polls instead. */
-    private final ReleaseNotifier notifier;
+    /** This client's id in queues and hand-offs. */
+    private final String clientId = new LockTokens().next();
+
+    /** Receives hand-offs for waiting threads; {@code null} when waiting polls instead. */
+    private final HandoffReceiver handoffs;
 
     /** Longest a waiter sleeps between attempts without a notification (bounds the cost of a lost one). */
     private volatile long maxUnnotifiedWaitNanos = TimeUnit.SECONDS.toNanos(1);
@@ -107,7 +121,9 @@ public final class RedisLockClient implements AutoCloseable {
         this.clustered = LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce
                 && lettuce.isClusterAware();
         this.renewer = new LeaseRenewer(this, this.renewedLeaseMillis, renewalScheduler);
-        this.notifier = notifiedWaiting ? new ReleaseNotifier(connectionFactory, this.renewer.scheduler()) : null;
+        this.connectionFactory = connectionFactory;
+        this.handoffs = notifiedWaiting ? new HandoffReceiver(this::openSubscription, this.renewer.scheduler(),
+                this.clientId, this.clustered, this::handOffUnclaimed) : null;
     }
 
     private static LockCommands commandsFor(RedisConnectionFactory connectionFactory) {
@@ -181,49 +197,236 @@ public final class RedisLockClient implements AutoCloseable {
         if (mine != null && mine.owner == Thread.currentThread() && mine.enterAgain()) {
             return new RedisLockHandle(this, mine);
         }
-        String fenceKey = KeySlots.fenceKey(key);
-        int attempt = 0;
-        ReleaseNotifier.Waiter waiter = null;
-        try {
-            while (true) {
-                long sentAt = System.nanoTime();
-                long[] reply = tryAcquire(key, fenceKey, token, leaseMillis);
-                if (reply[0] == 1L) {
-                    HeldLock lock = new HeldLock(key, token, reply[1], leaseMillis, renew, sentAt);
-                    this.held.put(key, lock);
-                    if (renew) {
-                        this.renewer.register(lock);
-                    }
-                    return new RedisLockHandle(this, lock);
+        String[] keys = { key, KeySlots.queueKey(key), KeySlots.queueEntriesKey(key) };
+        boolean mayWait = deadline - System.nanoTime() > 0;
+        if (this.handoffs == null) {
+            return acquirePolling(keys, token, leaseMillis, renew, deadline);
+        }
+        long pttl = 0;
+        HandoffReceiver.Line line = this.handoffs.waitingLine(key);
+        if (line == null) {
+            // Nobody here waits for the key: try it.
+            long sentAt = System.nanoTime();
+            long[] reply = tryAcquire(keys, token, leaseMillis, mayWait);
+            if (reply[0] == ACQUIRED) {
+                return hold(key, token + ":" + reply[1], reply[1], leaseMillis, renew, sentAt);
+            }
+            if (reply[0] == HANDED_OVER && this.handoffs.grant(key, reply[1], true)) {
+                RedisLockHandle handle = adoptHandoff(key, reply[1], leaseMillis, renew, -1, 0);
+                if (handle != null) {
+                    return handle;
                 }
-                long remaining = deadline - System.nanoTime();
-                if (remaining <= 0) {
-                    return null;
-                }
-                if (this.notifier == null) {
-                    pause(key, Backoff.pauseNanos(attempt++, remaining));
-                }
-                else if (waiter == null) {
-                    // Subscribe, then try again at once: a release between the failed attempt and the
-                    // subscription published before we listened.
-                    waiter = this.notifier.register(key);
-                }
-                else {
-                    waiter.await(Math.min(remaining, untilExpiry(reply[1])), key);
-                }
+            }
+            if (!mayWait || deadline - System.nanoTime() <= 0) {
+                return null;
+            }
+            line = this.handoffs.line(key);
+            if (reply[0] == TAKEN) {
+                pttl = reply[1];
+                line.taken(sentAt, leaseMillis, System.nanoTime() + untilExpiry(pttl));
             }
         }
-        finally {
-            if (waiter != null) {
-                this.notifier.unregister(waiter);
+        else if (!mayWait) {
+            // Other threads here already wait for it: the key is taken, and they come first.
+            return null;
+        }
+        HandoffReceiver.Waiter waiter = this.handoffs.join(key);
+        line = waiter.line;
+        if (waiter.subscribedNow) {
+            // A hand-off published before we listened was missed: look in Redis at once.
+            line.tryAgainAt(System.nanoTime());
+        }
+        try {
+            while (true) {
+                if (waiter.isGranted()) {
+                    RedisLockHandle handle = adoptGranted(key, waiter, leaseMillis, renew);
+                    if (handle != null) {
+                        return handle;
+                    }
+                    waiter = this.handoffs.join(key);
+                    continue;
+                }
+                long now = System.nanoTime();
+                long remaining = deadline - now;
+                if (remaining <= 0) {
+                    if (waiter.cancel()) {
+                        return null;
+                    }
+                    continue; // a hand-off came first: the lock is ours
+                }
+                boolean head = line.isHead(waiter);
+                long tryIn;
+                synchronized (line) {
+                    tryIn = line.nextTryAt - now;
+                }
+                if (head && tryIn <= 0) {
+                    long sentAt = now;
+                    long[] reply = tryAcquire(keys, token, leaseMillis, true);
+                    if (reply[0] == ACQUIRED) {
+                        if (waiter.cancel()) {
+                            return hold(key, token + ":" + reply[1], reply[1], leaseMillis, renew, sentAt);
+                        }
+                        // Granted an older hand-off meanwhile; the key now holds our token, so that one is
+                        // void. Keep what Redis says is ours.
+                        return hold(key, token + ":" + reply[1], reply[1], leaseMillis, renew, sentAt);
+                    }
+                    if (reply[0] == HANDED_OVER) {
+                        // Handed to this client, but the message is late or lost: give it to the line's first.
+                        if (this.handoffs.grant(key, reply[1], true)) {
+                            passOn(key, reply[1]);
+                        }
+                        line.tryAgainAt(System.nanoTime() + this.maxUnnotifiedWaitNanos);
+                    }
+                    else {
+                        pttl = reply[1];
+                        line.taken(sentAt, leaseMillis, System.nanoTime() + untilExpiry(pttl));
+                    }
+                    continue;
+                }
+                long park = head ? Math.min(remaining, tryIn) : Math.min(remaining, this.maxUnnotifiedWaitNanos);
+                waiter.park(park, key);
             }
+        }
+        catch (RuntimeException ex) {
+            if (!waiter.cancel()) {
+                // Interrupted or failed just as a hand-off came: it is ours, so give it back.
+                passOn(key, waiter.fence());
+            }
+            throw ex;
+        }
+    }
+
+    /** Takes the lock a hand-off gave to the waiter; {@code null} if it was lost before we could use it. */
+    private RedisLockHandle adoptGranted(String key, HandoffReceiver.Waiter waiter, long leaseMillis, boolean renew) {
+        HandoffReceiver.Line line = waiter.line;
+        long queuedLease;
+        long takenSentAt;
+        synchronized (line) {
+            queuedLease = line.queuedLeaseMillis;
+            takenSentAt = line.lastTakenSentAt;
+            // The lock is in this client now: the next look at Redis is due no sooner than a renewal bound.
+            line.nextTryAt = System.nanoTime() + this.maxUnnotifiedWaitNanos;
+        }
+        return adoptHandoff(key, waiter.fence(), leaseMillis, renew, queuedLease, takenSentAt);
+    }
+
+    /**
+     * Takes a lock handed to this client. The release set the lease this client's queue entry asked for,
+     * starting after {@code takenSentAt}; a different lease, or an unknown start, is set again now.
+     */
+    private RedisLockHandle adoptHandoff(String key, long fence, long leaseMillis, boolean renew, long queuedLease,
+            long takenSentAt) {
+        String value = this.clientId + ":" + fence;
+        long sentAt = takenSentAt;
+        if (queuedLease != leaseMillis || takenSentAt == 0) {
+            sentAt = System.nanoTime();
+            List<?> extended;
+            try {
+                extended = this.redis.renew(List.of(key), new Object[] { Long.toString(leaseMillis), value });
+            }
+            catch (RuntimeException ex) {
+                passOn(key, fence);
+                throw new LockException("Redis failed while acquiring lock '" + key + "': " + ex.getMessage(), ex);
+            }
+            if (extended == null || ((Number) extended.get(0)).longValue() != 1L) {
+                return null; // expired before we got to it
+            }
+        }
+        return hold(key, value, fence, leaseMillis, renew, sentAt);
+    }
+
+    private RedisLockHandle hold(String key, String value, long fence, long leaseMillis, boolean renew,
+            long sentAt) {
+        HeldLock lock = new HeldLock(key, value, fence, leaseMillis, renew, sentAt);
+        this.held.put(key, lock);
+        if (renew) {
+            this.renewer.register(lock);
+        }
+        return new RedisLockHandle(this, lock);
+    }
+
+    /** Waiting without notifications: attempts spaced by a jittered backoff. */
+    private RedisLockHandle acquirePolling(String[] keys, String token, long leaseMillis, boolean renew,
+            long deadline) {
+        int attempt = 0;
+        while (true) {
+            long sentAt = System.nanoTime();
+            long[] reply = tryAcquire(keys, token, leaseMillis, false);
+            if (reply[0] == ACQUIRED) {
+                return hold(keys[0], token + ":" + reply[1], reply[1], leaseMillis, renew, sentAt);
+            }
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                return null;
+            }
+            pause(keys[0], Backoff.pauseNanos(attempt++, remaining));
         }
     }
 
     /**
-     * How long to wait for a notification before trying anyway: until the holder's lease runs out (an expiry
-     * publishes nothing), with jitter so waiters of several clients do not all retry at the same instant,
-     * and never longer than a second, in case a notification was lost.
+     * A hand-off to this client that no thread takes (its waiters gave up): release it at once, which hands
+     * it to the next client in the queue. Never on the I/O thread that delivered the message.
+     */
+    private void handOffUnclaimed(String key, long fence) {
+        this.renewer.scheduler().execute(() -> passOn(key, fence));
+    }
+
+    private void passOn(String key, long fence) {
+        HeldLock mine = this.held.get(key);
+        if (mine != null && mine.fence >= fence) {
+            return; // already taken by a thread here
+        }
+        try {
+            this.redis.release(new String[] { key, KeySlots.queueKey(key), KeySlots.queueEntriesKey(key) },
+                    new String[] { this.clientId + ":" + fence, Long.toString(fence),
+                            Long.toString(this.renewedLeaseMillis), leavingId(key), channelPrefix(key),
+                            publishCommand() });
+        }
+        catch (RuntimeException ex) {
+            logger.warn("Could not pass on lock '" + key + "' handed to this client after its waiters left; it "
+                    + "expires when its lease ends", ex);
+        }
+    }
+
+    private String leavingId(String key) {
+        return (this.handoffs != null && this.handoffs.leaving(key)) ? this.clientId : "";
+    }
+
+    private String channelPrefix(String key) {
+        return KeySlots.handoffChannelPrefix(key, this.clustered);
+    }
+
+    private String publishCommand() {
+        return shardedPubSub() ? "SPUBLISH" : "PUBLISH";
+    }
+
+    /**
+     * Whether hand-off messages go by sharded pub/sub: in a cluster of Redis 7 or later, on Lettuce (Spring
+     * Data Redis has no sharded subscriptions, so other client libraries subscribe the plain way). Decided
+     * once, on first need, by asking the servers for their version.
+     */
+    private boolean shardedPubSub() {
+        Boolean sharded = this.sharded;
+        if (sharded == null) {
+            sharded = this.clustered && RedisVersion.atLeast(this.redis.serverVersion(), 7, 0);
+            this.sharded = sharded;
+        }
+        return sharded;
+    }
+
+    private HandoffSubscription openSubscription(HandoffSubscription.Listener listener) {
+        if (shardedPubSub()) {
+            return new ShardedHandoffSubscription((io.lettuce.core.cluster.RedisClusterClient)
+                    ((LettuceConnectionFactory) this.connectionFactory).getRequiredNativeClient(), listener,
+                    this.renewer.scheduler());
+        }
+        return new PlainHandoffSubscription(this.connectionFactory, listener);
+    }
+
+    /**
+     * How long to wait for a hand-off before looking at Redis anyway: until the holder's lease runs out (an
+     * expiry hands nothing on), with jitter so clients do not all look at the same instant, and never longer
+     * than the retry bound, in case a message was lost and to keep this client's queue entry fresh.
      */
     private long untilExpiry(long pttlMillis) {
         long ttl = (pttlMillis > 0) ? TimeUnit.MILLISECONDS.toNanos(pttlMillis) : 0;
@@ -231,22 +434,33 @@ public final class RedisLockClient implements AutoCloseable {
         return Math.min(ttl + jitter, this.maxUnnotifiedWaitNanos);
     }
 
-    /** Tests: how long a waiter may sleep without a notification before trying again anyway. */
+    /** This client's id in queues and hand-offs. */
+    String clientId() {
+        return this.clientId;
+    }
+
+    /** Tests: how long a waiter may go without a hand-off before looking at Redis anyway. */
     void maxUnnotifiedWait(Duration wait) {
         this.maxUnnotifiedWaitNanos = wait.toNanos();
     }
 
-    /** One run of acquire.lua: {1, fence} when ours, {0, pttl} when someone else holds the key. */
-    long[] tryAcquire(String key, String fenceKey, String token, long leaseMillis) {
+    /**
+     * One run of acquire.lua: {ACQUIRED, fence}, {HANDED_OVER, fence} or {TAKEN, pttl}.
+     * @param queue whether a taken key puts this client in its queue
+     */
+    long[] tryAcquire(String[] keys, String token, long leaseMillis, boolean queue) {
         List<?> reply;
+        // A queue entry outlives three missed refreshes.
+        long entryMillis = queue ? Math.max(1000, 3 * TimeUnit.NANOSECONDS.toMillis(this.maxUnnotifiedWaitNanos)) : 0;
         try {
-            reply = this.redis.acquire(key, fenceKey, token, Long.toString(leaseMillis));
+            reply = this.redis.acquire(keys, new String[] { token, Long.toString(leaseMillis), this.clientId,
+                    Long.toString(entryMillis) });
         }
         catch (RuntimeException ex) {
-            throw new LockException("Redis failed while acquiring lock '" + key + "': " + ex.getMessage(), ex);
+            throw new LockException("Redis failed while acquiring lock '" + keys[0] + "': " + ex.getMessage(), ex);
         }
         if (reply == null || reply.size() != 2) {
-            throw new LockException("Unexpected reply while acquiring lock '" + key + "': " + reply);
+            throw new LockException("Unexpected reply while acquiring lock '" + keys[0] + "': " + reply);
         }
         return new long[] { ((Number) reply.get(0)).longValue(), ((Number) reply.get(1)).longValue() };
     }
@@ -273,7 +487,10 @@ public final class RedisLockClient implements AutoCloseable {
         }
         Long deleted;
         try {
-            deleted = this.redis.release(lock.key, lock.token, KeySlots.releaseChannel(lock.key));
+            deleted = this.redis.release(
+                    new String[] { lock.key, KeySlots.queueKey(lock.key), KeySlots.queueEntriesKey(lock.key) },
+                    new String[] { lock.token, Long.toString(lock.fence), Long.toString(lock.leaseMillis),
+                            leavingId(lock.key), channelPrefix(lock.key), publishCommand() });
         }
         catch (RuntimeException ex) {
             throw new LockException("Redis failed while releasing lock '" + lock.key
@@ -387,8 +604,8 @@ public final class RedisLockClient implements AutoCloseable {
     @Override
     public void close() {
         this.renewer.close();
-        if (this.notifier != null) {
-            this.notifier.close();
+        if (this.handoffs != null) {
+            this.handoffs.close();
         }
     }
 }

@@ -1,9 +1,11 @@
 package io.github.redislock.core;
 
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -25,13 +27,34 @@ final class TemplateLockCommands implements LockCommands {
     }
 
     @Override
-    public List<?> acquire(String key, String fenceKey, String token, String leaseMillis) {
-        return this.redis.execute(ACQUIRE, List.of(key, fenceKey), token, leaseMillis);
+    public List<?> acquire(String[] keys, String[] args) {
+        return this.redis.execute(ACQUIRE, Arrays.asList(keys), (Object[]) args);
     }
 
     @Override
-    public Long release(String key, String token, String channel) {
-        return this.redis.execute(UNLOCK, Collections.singletonList(key), token, channel);
+    public Long release(String[] keys, String[] args) {
+        return this.redis.execute(UNLOCK, Arrays.asList(keys), (Object[]) args);
+    }
+
+    @Override
+    public String serverVersion() {
+        Properties info = this.redis.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands()
+            .info("server"));
+        if (info == null) {
+            return "";
+        }
+        // A cluster connection answers for every node, each property prefixed with the node's address; the
+        // lowest version decides what all nodes can do.
+        String lowest = null;
+        for (String name : info.stringPropertyNames()) {
+            if (name.equals("redis_version") || name.endsWith(".redis_version")) {
+                String version = info.getProperty(name);
+                if (lowest == null || RedisVersion.compare(version, lowest) < 0) {
+                    lowest = version;
+                }
+            }
+        }
+        return (lowest != null) ? lowest : "";
     }
 
     @Override

@@ -1,12 +1,49 @@
--- Releases a lock only if it is still ours (compare-and-delete), and tells waiters it is free.
--- KEYS[1]: the lock key
--- ARGV[1]: the token the holder stored at acquisition
--- ARGV[2]: the release channel of the key, on which waiting clients listen
--- Returns 1 when the key held our token and was deleted, 0 when it was gone or held by someone else
--- (our lease expired and another holder took it): that key is left untouched and nothing is published.
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-    redis.call('DEL', KEYS[1])
-    redis.call('PUBLISH', ARGV[2], '1')
-    return 1
+-- Releases a lock only if it is still ours (compare-and-release), handing it straight to the next waiting
+-- client if there is one.
+-- KEYS[1]: the lock key (see acquire.lua for its value)
+-- KEYS[2]: the waiting clients of the key, in turn order
+-- KEYS[3]: per waiting client '<expires at, ms>:<lease ms>'
+-- ARGV[1]: the value the holder stored, '<owner>:<fence>'
+-- ARGV[2]: the holder's fencing token
+-- ARGV[3]: how long the released marker keeps the last fence, in ms
+-- ARGV[4]: the releasing client's id when it no longer waits for this key (its queue entry goes), or ''
+-- ARGV[5]: the hand-off channel prefix; a client's channel is the prefix followed by its id
+-- ARGV[6]: 'PUBLISH', or 'SPUBLISH' where the channel is sharded
+-- Returns 1 when the key held our value and was released or handed on, 0 when it was gone or held by
+-- someone else (our lease expired and another holder took it): that key is left untouched.
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+    return 0
 end
-return 0
+if ARGV[4] ~= '' then
+    redis.call('LREM', KEYS[2], 1, ARGV[4])
+    redis.call('HDEL', KEYS[3], ARGV[4])
+end
+local now
+while true do
+    -- The head of the line gets the lock and goes to the back: clients take turns.
+    local client = redis.call('LMOVE', KEYS[2], KEYS[2], 'LEFT', 'RIGHT')
+    if not client then
+        break
+    end
+    local entry = redis.call('HGET', KEYS[3], client)
+    if not now then
+        local time = redis.call('TIME')
+        now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+    end
+    local colon = entry and string.find(entry, ':', 1, true)
+    if colon and tonumber(string.sub(entry, 1, colon - 1)) * 1000 > now then
+        local fence = tonumber(ARGV[2]) + 1
+        if fence < now then
+            fence = now
+        end
+        fence = string.format('%d', fence)
+        redis.call('SET', KEYS[1], client .. ':' .. fence, 'PX', string.sub(entry, colon + 1))
+        redis.call(ARGV[6], ARGV[5] .. client, fence .. ':' .. KEYS[1])
+        return 1
+    end
+    -- A client that stopped refreshing its entry (gone, or no longer waiting) loses its turn.
+    redis.call('LREM', KEYS[2], 1, client)
+    redis.call('HDEL', KEYS[3], client)
+end
+redis.call('SET', KEYS[1], '~:' .. ARGV[2], 'PX', ARGV[3])
+return 1

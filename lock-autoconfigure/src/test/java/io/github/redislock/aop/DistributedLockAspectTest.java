@@ -1,5 +1,6 @@
 package io.github.redislock.aop;
 
+import io.github.redislock.LockValues;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -51,7 +52,7 @@ class DistributedLockAspectTest {
             assertThat(seen.key()).isEqualTo("sku:42:lock");
             assertThat(seen.value()).isNotNull();
             assertThat(seen.ttl()).isBetween(29_000L, 30_000L);
-            assertThat(redis.command("EXISTS", "sku:42:lock")).isEqualTo(0L);
+            assertThat(LockValues.held(redis.command("GET", "sku:42:lock"))).isFalse();
         });
     }
 
@@ -61,7 +62,7 @@ class DistributedLockAspectTest {
             Inventory inventory = context.getBean(Inventory.class);
             assertThatThrownBy(() -> inventory.failing(7L)).isInstanceOf(IllegalStateException.class).hasMessage("boom");
             assertThat(inventory.observed()).extracting(Observed::value).doesNotContainNull();
-            assertThat(redis.command("EXISTS", "sku:7:lock")).isEqualTo(0L);
+            assertThat(LockValues.held(redis.command("GET", "sku:7:lock"))).isFalse();
         });
     }
 
@@ -130,7 +131,8 @@ class DistributedLockAspectTest {
             inventory.transfer("b", "a");
             assertThat(inventory.observed()).extracting(Observed::key).containsExactly("sku:a:lock", "sku:b:lock");
             assertThat(inventory.observed()).extracting(Observed::value).doesNotContainNull();
-            assertThat(redis.command("EXISTS", "sku:a:lock", "sku:b:lock")).isEqualTo(0L);
+            assertThat(LockValues.held(redis.command("GET", "sku:a:lock"))).as("sku:a:lock").isFalse();
+assertThat(LockValues.held(redis.command("GET", "sku:b:lock"))).as("sku:b:lock").isFalse();
         });
     }
 
@@ -140,7 +142,7 @@ class DistributedLockAspectTest {
             Inventory inventory = context.getBean(Inventory.class);
             redis.command("SET", "sku:b:lock", "someone-else", "PX", "30000");
             assertThatThrownBy(() -> inventory.transfer("a", "b")).isInstanceOf(LockNotAcquiredException.class);
-            assertThat(redis.command("EXISTS", "sku:a:lock")).isEqualTo(0L);
+            assertThat(LockValues.held(redis.command("GET", "sku:a:lock"))).isFalse();
             assertThat(inventory.observed()).isEmpty();
         });
     }

@@ -1,5 +1,6 @@
 package io.github.redislock.aop;
 
+import io.github.redislock.LockValues;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ class LockSafetyAspectTest {
             // outer token, inner token, key still present after inner returned
             assertThat(seen.get(0)).isNotNull().isEqualTo(seen.get(1)).isEqualTo(seen.get(2));
             assertThat(seen.get(3)).as("fencing tokens: inner shares the outer acquisition").isEqualTo(seen.get(4));
-            assertThat(redis.command("EXISTS", "sku:42:lock")).isEqualTo(0L);
+            assertThat(LockValues.held(redis.command("GET", "sku:42:lock"))).isFalse();
         });
     }
 
@@ -176,7 +177,8 @@ class LockSafetyAspectTest {
                 pool.shutdownNow();
             }
             assertThat(outer.transfers()).isEqualTo(2_000);
-            assertThat(redis.command("EXISTS", "acct:a", "acct:b")).isEqualTo(0L);
+            assertThat(LockValues.held(redis.command("GET", "acct:a"))).as("acct:a").isFalse();
+assertThat(LockValues.held(redis.command("GET", "acct:b"))).as("acct:b").isFalse();
         });
     }
 
@@ -304,7 +306,7 @@ class LockSafetyAspectTest {
 
         private static void awaitGone(String key) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while ((Long) redis.command("EXISTS", key) != 0L && System.nanoTime() < deadline) {
+            while (LockValues.held(redis.command("GET", key)) && System.nanoTime() < deadline) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
             }
         }

@@ -60,7 +60,6 @@ class FencingTokenTest {
         AtomicInteger taken = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(clients.size() * threadsPerClient);
         CyclicBarrier start = new CyclicBarrier(clients.size() * threadsPerClient);
-        String counter = KeySlots.fenceKey("fenced");
         try {
             List<Future<?>> futures = new ArrayList<>();
             for (RedisLockClient client : clients) {
@@ -78,8 +77,9 @@ class FencingTokenTest {
                                     fences.add(handle.fencingToken());
                                 }
                                 if (n % 1_000 == 0) {
-                                    // As if the counter key had expired or been evicted.
-                                    redis.command("DEL", counter);
+                                    // As if the lock key, with the last fence in it, had expired or been
+                                    // evicted: the next fence must still be higher.
+                                    redis.command("DEL", "fenced");
                                 }
                             }
                             finally {
@@ -104,27 +104,38 @@ class FencingTokenTest {
     }
 
     @Test
-    void counterKeyIsNotEternal() {
+    void releasedLockKeepsItsLastFenceForOneLeaseOnlyAndCountsOnFromIt() {
         RedisLockClient client = newClient();
+        long first;
         try (LockHandle handle = client.acquire(List.of("sku:1:lock"), 0, 5_000)) {
-            long ttl = (Long) redis.command("PTTL", KeySlots.fenceKey("sku:1:lock"));
-            assertThat(ttl).isBetween(1L, 5_000L);
+            first = handle.fencingToken();
+            assertThat(redis.command("GET", "sku:1:lock")).isEqualTo(handle.token())
+                    .isEqualTo(handle.token().substring(0, handle.token().indexOf(':')) + ":" + first);
+        }
+        assertThat(redis.command("GET", "sku:1:lock")).isEqualTo("~:" + first);
+        assertThat((Long) redis.command("PTTL", "sku:1:lock")).isBetween(1L, 5_000L);
+        // A marker far ahead of the clock (as after the clock stepped back): the next fence counts on from it.
+        long ahead = first + 3_600_000_000L;
+        redis.command("SET", "sku:1:lock", "~:" + ahead, "PX", "5000");
+        try (LockHandle handle = client.acquire(List.of("sku:1:lock"), 0, 5_000)) {
+            assertThat(handle.fencingToken()).isEqualTo(ahead + 1);
         }
     }
+
+    private static final String[] K = { "k", KeySlots.queueKey("k"), KeySlots.queueEntriesKey("k") };
 
     @Test
     void replayedAcquireSucceedsWithoutCountingTwice() {
         RedisLockClient client = newClient();
-        String counter = KeySlots.fenceKey("k");
-        long[] first = client.tryAcquire("k", counter, "token-a", 30_000);
-        String counted = (String) redis.command("GET", counter);
+        long[] first = client.tryAcquire(K, "token-a", 30_000, false);
+        String stored = (String) redis.command("GET", "k");
         // The same command again, as Lettuce replays it after a reconnect or a caller retries a lost reply.
-        long[] replay = client.tryAcquire("k", counter, "token-a", 30_000);
+        long[] replay = client.tryAcquire(K, "token-a", 30_000, false);
         assertThat(first[0]).isEqualTo(1L);
         assertThat(replay).containsExactly(1L, first[1]);
-        assertThat(redis.command("GET", counter)).isEqualTo(counted);
-        assertThat(redis.command("GET", "k")).isEqualTo("token-a");
-        long[] other = client.tryAcquire("k", counter, "token-b", 30_000);
+        assertThat(stored).isEqualTo("token-a:" + first[1]);
+        assertThat(redis.command("GET", "k")).isEqualTo(stored);
+        long[] other = client.tryAcquire(K, "token-b", 30_000, false);
         assertThat(other[0]).isZero();
         assertThat(other[1]).as("remaining TTL of the holder").isBetween(1L, 30_000L);
     }
@@ -134,11 +145,9 @@ class FencingTokenTest {
         // The first reply is lost: from the caller's view nothing happened, but Redis holds our token. The retry
         // with the same token must succeed rather than wait out our own lease.
         RedisLockClient client = newClient();
-        String counter = KeySlots.fenceKey("k");
-        redis.command("SET", "k", "token-c", "PX", "30000");
-        redis.command("SET", counter, "41");
-        long[] retry = client.tryAcquire("k", counter, "token-c", 30_000);
+        redis.command("SET", "k", "token-c:41", "PX", "30000");
+        long[] retry = client.tryAcquire(K, "token-c", 30_000, false);
         assertThat(retry).containsExactly(1L, 41L);
-        assertThat(redis.command("GET", counter)).isEqualTo("41");
+        assertThat(redis.command("GET", "k")).isEqualTo("token-c:41");
     }
 }

@@ -23,20 +23,23 @@ class KeySlotsTest {
     }
 
     @Test
-    void fenceKeyLivesInTheLockKeysSlotWhateverBracesItHas() {
+    void queueKeysAndHandoffChannelsLiveInTheLockKeysSlotWhateverBracesItHas() {
         try (RedisServer redis = RedisServer.builder().arguments("--cluster-enabled", "yes").start()) {
             for (String key : KEYS) {
-                String fence = KeySlots.fenceKey(key);
-                assertThat(fence).as(key).isNotEqualTo(key);
-                assertThat(redis.command("CLUSTER", "KEYSLOT", fence)).as(fence)
-                        .isEqualTo(redis.command("CLUSTER", "KEYSLOT", key));
+                Object slot = redis.command("CLUSTER", "KEYSLOT", key);
+                for (String companion : List.of(KeySlots.queueKey(key), KeySlots.queueEntriesKey(key),
+                        KeySlots.handoffChannelPrefix(key, true) + "client-1")) {
+                    assertThat(companion).as(key).isNotEqualTo(key);
+                    assertThat(redis.command("CLUSTER", "KEYSLOT", companion)).as(companion).isEqualTo(slot);
+                }
             }
         }
     }
 
     @Test
-    void fenceKeyIsReadableForOrdinaryKeys() {
-        assertThat(KeySlots.fenceKey("sku:42:lock")).isEqualTo("{sku:42:lock}:fence");
-        assertThat(KeySlots.fenceKey("order:{42}:lock")).isEqualTo("order:{42}:lock:fence");
+    void queueKeysAreReadableForOrdinaryKeys() {
+        assertThat(KeySlots.queueKey("sku:42:lock")).isEqualTo("{sku:42:lock}:queue");
+        assertThat(KeySlots.queueEntriesKey("order:{42}:lock")).isEqualTo("order:{42}:lock:queue:entries");
+        assertThat(KeySlots.handoffChannelPrefix("sku:42:lock", false)).isEqualTo("redis-lock:handoff:");
     }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.github.redislock.LockHandle;
+import io.github.redislock.LockValues;
 import io.github.redislock.support.TestConnections;
 import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterEach;
@@ -17,7 +18,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Waiters are woken by releases (pub/sub), one per JVM per release, and fall back to timed retries. */
+/**
+ * Releases hand the lock to the next queued client (a pub/sub message to that client only), which gives it to
+ * its first waiting thread; waiters fall back to timed retries when messages are lost.
+ */
 class NotifiedWaitingTest {
 
     private static final long LONG_WAIT = TimeUnit.SECONDS.toNanos(20);
@@ -88,71 +92,96 @@ class NotifiedWaitingTest {
     }
 
     @Test
-    void oneReleaseWakesOneWaiterPerJvm() throws Exception {
+    void releasesHandTheLockOnInTurnWithoutAnyFailedAttempt() throws Exception {
         RedisLockClient holderClient = client();
         RedisLockClient waiterClient = client();
         LockHandle holder = holderClient.acquire(List.of("hot"), 0, 30_000);
         List<CompletableFuture<Long>> acquired = new ArrayList<>();
-        List<Thread> waiters = new ArrayList<>();
         List<LockHandle> handles = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             CompletableFuture<Long> future = new CompletableFuture<>();
             acquired.add(future);
-            waiters.add(waiterThread(waiterClient, "hot", future, handles));
+            // One at a time, so the line's order is known: 0 first.
+            awaitParkedForNotification(waiterThread(waiterClient, "hot", future, handles));
         }
-        waiters.forEach(NotifiedWaitingTest::awaitParkedForNotification);
         this.redis.command("CONFIG", "RESETSTAT");
         holder.close();
-        CompletableFuture.anyOf(acquired.toArray(new CompletableFuture[0])).get(10, TimeUnit.SECONDS);
-        long scriptCalls = scriptCalls();
-        // The release itself and one acquisition attempt: the other seven stay asleep.
-        assertThat(scriptCalls).as((String) this.redis.command("INFO", "commandstats")).isEqualTo(2);
-        assertThat(acquired.stream().filter(CompletableFuture::isDone).count()).isEqualTo(1);
-        // Each further release hands the lock to the next waiter.
-        for (int i = 1; i < 8; i++) {
+        for (int i = 0; i < 8; i++) {
+            acquired.get(i).get(10, TimeUnit.SECONDS);
+            for (int later = i + 1; later < 8; later++) {
+                assertThat(acquired.get(later).isDone()).as("waiter %d before %d", later, i).isFalse();
+            }
             LockHandle current;
             synchronized (handles) {
                 current = handles.get(handles.size() - 1);
             }
+            assertThat(current.token()).startsWith(waiterClient.clientId() + ":");
             current.close();
-            int expected = i + 1;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (acquired.stream().filter(CompletableFuture::isDone).count() < expected) {
-                assertThat(System.nanoTime()).isLessThan(deadline);
-                Thread.onSpinWait();
-            }
         }
-        synchronized (handles) {
-            handles.get(handles.size() - 1).close();
-        }
+        // Nine releases, each handing the lock on or leaving it free, and no attempt at all: nobody woke to
+        // find the lock taken.
+        assertThat(scriptCalls()).as((String) this.redis.command("INFO", "commandstats")).isEqualTo(9);
+        assertThat(LockValues.held(this.redis.command("GET", "hot"))).isFalse();
     }
 
     @Test
-    void channelIsSubscribedOnlyWhileSomeoneWaitsAndShortlyAfter() throws Exception {
+    void oneSubscriptionPerClientWhateverTheKeys() throws Exception {
         RedisLockClient holderClient = client();
         RedisLockClient waiterClient = client();
-        String channel = KeySlots.releaseChannel("hot");
-        assertThat(subscribers(channel)).isZero();
-        LockHandle holder = holderClient.acquire(List.of("hot"), 0, 30_000);
-        CompletableFuture<Long> acquired = new CompletableFuture<>();
+        List<LockHandle> holders = new ArrayList<>();
+        List<CompletableFuture<Long>> acquired = new ArrayList<>();
         List<LockHandle> handles = new ArrayList<>();
-        Thread waiter = waiterThread(waiterClient, "hot", acquired, handles);
-        awaitParkedForNotification(waiter);
-        assertThat(subscribers(channel)).isEqualTo(1);
-        holder.close();
-        acquired.get(10, TimeUnit.SECONDS);
-        handles.get(0).close();
-        // Lingers a few seconds for the next contended acquisition, then goes.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (subscribers(channel) != 0) {
-            assertThat(System.nanoTime()).as("channel never unsubscribed").isLessThan(deadline);
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        for (String key : List.of("a", "b", "c")) {
+            holders.add(holderClient.acquire(List.of(key), 0, 30_000));
+            CompletableFuture<Long> future = new CompletableFuture<>();
+            acquired.add(future);
+            awaitParkedForNotification(waiterThread(waiterClient, key, future, handles));
         }
+        String channel = KeySlots.handoffChannelPrefix("a", false) + waiterClient.clientId();
+        assertThat(listOf(this.redis.command("PUBSUB", "CHANNELS", "*"))).containsExactly(channel);
+        assertThat(listOf(this.redis.command("PUBSUB", "NUMSUB", channel))).containsExactly(channel, 1L);
+        holders.forEach(LockHandle::close);
+        for (CompletableFuture<Long> future : acquired) {
+            future.get(10, TimeUnit.SECONDS);
+        }
+        handles.forEach(LockHandle::close);
     }
 
-    private long subscribers(String channel) {
-        List<?> reply = (List<?>) this.redis.command("PUBSUB", "NUMSUB", channel);
-        return (Long) reply.get(1);
+    @Test
+    void aClientWhoseWaitersGaveUpPassesTheLockOn() throws Exception {
+        RedisLockClient holderClient = client();
+        RedisLockClient impatientClient = client();
+        RedisLockClient patientClient = client();
+        LockHandle holder = holderClient.acquire(List.of("hot"), 0, 30_000);
+        // First in the queue, then gives up; its queue entry stays valid for a while.
+        assertThat(impatientClient.acquire(List.of("hot"), TimeUnit.MILLISECONDS.toNanos(200), 30_000)).isNull();
+        CompletableFuture<Long> acquired = new CompletableFuture<>();
+        List<LockHandle> handles = new ArrayList<>();
+        awaitParkedForNotification(waiterThread(patientClient, "hot", acquired, handles));
+        assertThat(listOf(this.redis.command("LRANGE", KeySlots.queueKey("hot"), "0", "-1")))
+                .containsExactly(impatientClient.clientId(), patientClient.clientId());
+        long released = System.nanoTime();
+        holder.close();
+        assertThat(Duration.ofNanos(acquired.get(10, TimeUnit.SECONDS) - released)).isLessThan(Duration.ofMillis(500));
+        assertThat(handles.get(0).token()).startsWith(patientClient.clientId() + ":");
+        // The impatient client left the queue when it passed the lock on.
+        assertThat(listOf(this.redis.command("LRANGE", KeySlots.queueKey("hot"), "0", "-1")))
+                .containsExactly(patientClient.clientId());
+        handles.get(0).close();
+    }
+
+    @Test
+    void aQueuedClientThatStoppedRefreshingIsSkipped() {
+        RedisLockClient holderClient = client();
+        LockHandle holder = holderClient.acquire(List.of("hot"), 0, 30_000);
+        // A client that queued and then vanished: its entry expired a second ago.
+        long expired = System.currentTimeMillis() - 1_000;
+        this.redis.command("RPUSH", KeySlots.queueKey("hot"), "gone");
+        this.redis.command("HSET", KeySlots.queueEntriesKey("hot"), "gone", expired + ":30000");
+        holder.close();
+        assertThat((String) this.redis.command("GET", "hot")).isEqualTo("~:" + holder.fencingToken());
+        assertThat(this.redis.command("LLEN", KeySlots.queueKey("hot"))).isEqualTo(0L);
+        assertThat(this.redis.command("HLEN", KeySlots.queueEntriesKey("hot"))).isEqualTo(0L);
     }
 
     @Test
@@ -201,10 +230,14 @@ class NotifiedWaitingTest {
     static void awaitParkedForNotification(Thread thread) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!(thread.getState() == Thread.State.TIMED_WAITING
-                && java.util.concurrent.locks.LockSupport.getBlocker(thread) instanceof ReleaseNotifier.Waiter)) {
+                && java.util.concurrent.locks.LockSupport.getBlocker(thread) instanceof HandoffReceiver.Waiter)) {
             assertThat(System.nanoTime()).as("waiter never parked").isLessThan(deadline);
             Thread.onSpinWait();
         }
+    }
+
+    private static List<Object> listOf(Object reply) {
+        return new ArrayList<>((List<?>) reply);
     }
 
     private static long field(String line, String name) {

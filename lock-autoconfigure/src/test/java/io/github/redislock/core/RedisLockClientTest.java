@@ -1,5 +1,6 @@
 package io.github.redislock.core;
 
+import io.github.redislock.LockValues;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -57,7 +58,7 @@ class RedisLockClientTest {
             assertThat(ttl).isBetween(29_000L, 30_000L);
             assertThat(handle.isHeld()).isTrue();
         }
-        assertThat(redis.command("EXISTS", "sku:42:lock")).isEqualTo(0L);
+        assertThat(LockValues.held(redis.command("GET", "sku:42:lock"))).isFalse();
     }
 
     @Test
@@ -65,7 +66,7 @@ class RedisLockClientTest {
         RedisLockClient prefixed = new RedisLockClient(connections, "app:");
         try (LockHandle handle = prefixed.acquire(List.of(prefixed.redisKey("sku:1", "sku:1")), NO_WAIT, 1_000)) {
             assertThat(handle.key()).isEqualTo("app:sku:1");
-            assertThat(redis.command("EXISTS", "app:sku:1")).isEqualTo(1L);
+            assertThat(LockValues.held(redis.command("GET", "app:sku:1"))).isTrue();
         }
     }
 
@@ -78,7 +79,7 @@ class RedisLockClientTest {
         try (LockHandle handle = client.acquire(List.of("k"), NO_WAIT, 1_000)) {
             assertThat(handle.token()).isNotEqualTo(first);
             // 22 URL-safe Base64 characters = 132 bits of encoding for 128 random bits.
-            assertThat(handle.token()).matches("[A-Za-z0-9_-]{22}");
+            assertThat(handle.token()).matches("[A-Za-z0-9_-]{22}:" + handle.fencingToken());
         }
     }
 
@@ -138,7 +139,7 @@ class RedisLockClientTest {
         assertThat(redis.command("GET", "k")).isEqualTo(second.token());
         assertThat(second.isHeld()).isTrue();
         second.close();
-        assertThat(redis.command("EXISTS", "k")).isEqualTo(0L);
+        assertThat(LockValues.held(redis.command("GET", "k"))).isFalse();
     }
 
     @Test
@@ -148,7 +149,7 @@ class RedisLockClientTest {
         LockHandle handle = client.acquire(List.of("k"), NO_WAIT, 30_000);
         redis.command("SCRIPT", "FLUSH");
         handle.close();
-        assertThat(redis.command("EXISTS", "k")).isEqualTo(0L);
+        assertThat(LockValues.held(redis.command("GET", "k"))).isFalse();
     }
 
     @Test
@@ -165,14 +166,18 @@ class RedisLockClientTest {
     void severalKeysAreAllOrNothing() {
         try (LockHandle blocker = client.acquire(List.of("b"), NO_WAIT, 30_000)) {
             assertThat(onOtherThread(() -> client.acquire(List.of("a", "b", "c"), NO_WAIT, 30_000))).isNull();
-            assertThat(redis.command("EXISTS", "a")).isEqualTo(0L);
-            assertThat(redis.command("EXISTS", "c")).isEqualTo(0L);
+            assertThat(LockValues.held(redis.command("GET", "a"))).isFalse();
+            assertThat(LockValues.held(redis.command("GET", "c"))).isFalse();
         }
         try (LockHandle all = client.acquire(List.of("a", "b", "c"), NO_WAIT, 30_000)) {
             assertThat(all.key()).isEqualTo("a,b,c");
-            assertThat(redis.command("MGET", "a", "b", "c")).isEqualTo(List.of(all.token(), all.token(), all.token()));
+            String owner = all.token().substring(0, all.token().indexOf(':'));
+            assertThat((List<?>) redis.command("MGET", "a", "b", "c")).allSatisfy(
+                    (value) -> assertThat((String) value).startsWith(owner + ":"));
         }
-        assertThat(redis.command("EXISTS", "a", "b", "c")).isEqualTo(0L);
+        assertThat(LockValues.held(redis.command("GET", "a"))).as("a").isFalse();
+assertThat(LockValues.held(redis.command("GET", "b"))).as("b").isFalse();
+assertThat(LockValues.held(redis.command("GET", "c"))).as("c").isFalse();
     }
 
     @Test

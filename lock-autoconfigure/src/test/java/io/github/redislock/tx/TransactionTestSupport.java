@@ -1,5 +1,6 @@
 package io.github.redislock.tx;
 
+import io.github.redislock.LockValues;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -63,7 +64,7 @@ final class TransactionTestSupport {
     }
 
     static boolean exists(RedisServer redis, String key) {
-        return ((Long) redis.command("EXISTS", key)) == 1L;
+        return LockValues.held(redis.command("GET", key));
     }
 
     /** Polls Redis until the key no longer exists (expired or deleted); fails after 10 s. */
