@@ -93,11 +93,18 @@ final class HandoffReceiver implements AutoCloseable {
      * hand-off may have been published before anyone listened
      */
     Waiter join(String key) {
-        Line line = line(key);
-        Waiter waiter = new Waiter(line);
-        synchronized (line) {
-            line.waiters.addLast(waiter);
-            line.idleSince = 0;
+        Waiter waiter;
+        while (true) {
+            Line line = line(key);
+            synchronized (line) {
+                if (!line.retired) {
+                    waiter = new Waiter(line);
+                    line.waiters.addLast(waiter);
+                    line.idleSince = 0;
+                    break;
+                }
+            }
+            // Swept away just now: take the line that replaces it.
         }
         waiter.subscribedNow = subscribe(channelPrefix(key) + this.clientId);
         return waiter;
@@ -176,7 +183,8 @@ final class HandoffReceiver implements AutoCloseable {
         this.lines.entrySet().removeIf((entry) -> {
             Line line = entry.getValue();
             synchronized (line) {
-                return line.waiters.isEmpty() && line.idleSince != 0 && now - line.idleSince > LINGER_NANOS;
+                line.retired = line.waiters.isEmpty() && line.idleSince != 0 && now - line.idleSince > LINGER_NANOS;
+                return line.retired;
             }
         });
     }
@@ -219,6 +227,9 @@ final class HandoffReceiver implements AutoCloseable {
     static final class Line {
 
         final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+
+        /** Removed from the receiver: nobody may join it any more. */
+        boolean retired;
 
         /** The highest fencing token handed to this client for the key. */
         long lastGrantedFence;

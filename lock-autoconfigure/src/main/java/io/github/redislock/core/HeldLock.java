@@ -17,6 +17,9 @@ final class HeldLock {
 
     final String key;
 
+    /** The lock key, its queue and the queue's entries, as the scripts take them. */
+    final String[] scriptKeys;
+
     final String token;
 
     final long fence;
@@ -33,8 +36,9 @@ final class HeldLock {
 
     private int holds = 1;
 
-    HeldLock(String key, String token, long fence, long leaseMillis, boolean renewed, long sentAtNanos) {
-        this.key = key;
+    HeldLock(String[] scriptKeys, String token, long fence, long leaseMillis, boolean renewed, long sentAtNanos) {
+        this.key = scriptKeys[0];
+        this.scriptKeys = scriptKeys;
         this.token = token;
         this.fence = fence;
         this.owner = Thread.currentThread();

@@ -11,14 +11,14 @@ interface LockCommands {
     /**
      * acquire.lua: {1, fence} (ours), {2, fence} (handed to this client) or {0, pttl} (taken).
      * @param keys the lock key, its queue and its queue entries
-     * @param args token, lease ms, client id, queue entry lifetime ms ('0': do not queue)
+     * @param args token, lease ms, and when the caller waits: client id, queue entry lifetime ms
      */
     List<?> acquire(String[] keys, String[] args);
 
     /**
      * unlock.lua: 1 when released or handed on, 0 when not ours.
      * @param keys the lock key, its queue and its queue entries
-     * @param args value, fence, marker lifetime ms, leaving client id or '', channel prefix, publish command
+     * @param args value, then optionally channel prefix, publish command, leaving client id
      */
     Long release(String[] keys, String[] args);
 

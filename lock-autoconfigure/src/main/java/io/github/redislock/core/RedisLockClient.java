@@ -197,7 +197,7 @@ public final class RedisLockClient implements AutoCloseable {
         if (mine != null && mine.owner == Thread.currentThread() && mine.enterAgain()) {
             return new RedisLockHandle(this, mine);
         }
-        String[] keys = { key, KeySlots.queueKey(key), KeySlots.queueEntriesKey(key) };
+        String[] keys = scriptKeys(key);
         boolean mayWait = deadline - System.nanoTime() > 0;
         if (this.handoffs == null) {
             return acquirePolling(keys, token, leaseMillis, renew, deadline);
@@ -209,10 +209,10 @@ public final class RedisLockClient implements AutoCloseable {
             long sentAt = System.nanoTime();
             long[] reply = tryAcquire(keys, token, leaseMillis, mayWait);
             if (reply[0] == ACQUIRED) {
-                return hold(key, token + ":" + reply[1], reply[1], leaseMillis, renew, sentAt);
+                return hold(keys, token + ":" + reply[1], reply[1], leaseMillis, renew, sentAt);
             }
             if (reply[0] == HANDED_OVER && this.handoffs.grant(key, reply[1], true)) {
-                RedisLockHandle handle = adoptHandoff(key, reply[1], leaseMillis, renew, -1, 0);
+                RedisLockHandle handle = adoptHandoff(keys, reply[1], leaseMillis, renew, -1, 0);
                 if (handle != null) {
                     return handle;
                 }
@@ -239,7 +239,7 @@ public final class RedisLockClient implements AutoCloseable {
         try {
             while (true) {
                 if (waiter.isGranted()) {
-                    RedisLockHandle handle = adoptGranted(key, waiter, leaseMillis, renew);
+                    RedisLockHandle handle = adoptGranted(keys, waiter, leaseMillis, renew);
                     if (handle != null) {
                         return handle;
                     }
@@ -264,11 +264,11 @@ public final class RedisLockClient implements AutoCloseable {
                     long[] reply = tryAcquire(keys, token, leaseMillis, true);
                     if (reply[0] == ACQUIRED) {
                         if (waiter.cancel()) {
-                            return hold(key, token + ":" + reply[1], reply[1], leaseMillis, renew, sentAt);
+                            return hold(keys, token + ":" + reply[1], reply[1], leaseMillis, renew, sentAt);
                         }
                         // Granted an older hand-off meanwhile; the key now holds our token, so that one is
                         // void. Keep what Redis says is ours.
-                        return hold(key, token + ":" + reply[1], reply[1], leaseMillis, renew, sentAt);
+                        return hold(keys, token + ":" + reply[1], reply[1], leaseMillis, renew, sentAt);
                     }
                     if (reply[0] == HANDED_OVER) {
                         // Handed to this client, but the message is late or lost: give it to the line's first.
@@ -297,7 +297,7 @@ public final class RedisLockClient implements AutoCloseable {
     }
 
     /** Takes the lock a hand-off gave to the waiter; {@code null} if it was lost before we could use it. */
-    private RedisLockHandle adoptGranted(String key, HandoffReceiver.Waiter waiter, long leaseMillis, boolean renew) {
+    private RedisLockHandle adoptGranted(String[] keys, HandoffReceiver.Waiter waiter, long leaseMillis, boolean renew) {
         HandoffReceiver.Line line = waiter.line;
         long queuedLease;
         long takenSentAt;
@@ -307,15 +307,16 @@ public final class RedisLockClient implements AutoCloseable {
             // The lock is in this client now: the next look at Redis is due no sooner than a renewal bound.
             line.nextTryAt = System.nanoTime() + this.maxUnnotifiedWaitNanos;
         }
-        return adoptHandoff(key, waiter.fence(), leaseMillis, renew, queuedLease, takenSentAt);
+        return adoptHandoff(keys, waiter.fence(), leaseMillis, renew, queuedLease, takenSentAt);
     }
 
     /**
      * Takes a lock handed to this client. The release set the lease this client's queue entry asked for,
      * starting after {@code takenSentAt}; a different lease, or an unknown start, is set again now.
      */
-    private RedisLockHandle adoptHandoff(String key, long fence, long leaseMillis, boolean renew, long queuedLease,
-            long takenSentAt) {
+    private RedisLockHandle adoptHandoff(String[] keys, long fence, long leaseMillis, boolean renew,
+            long queuedLease, long takenSentAt) {
+        String key = keys[0];
         String value = this.clientId + ":" + fence;
         long sentAt = takenSentAt;
         if (queuedLease != leaseMillis || takenSentAt == 0) {
@@ -332,17 +333,22 @@ public final class RedisLockClient implements AutoCloseable {
                 return null; // expired before we got to it
             }
         }
-        return hold(key, value, fence, leaseMillis, renew, sentAt);
+        return hold(keys, value, fence, leaseMillis, renew, sentAt);
     }
 
-    private RedisLockHandle hold(String key, String value, long fence, long leaseMillis, boolean renew,
+    private RedisLockHandle hold(String[] keys, String value, long fence, long leaseMillis, boolean renew,
             long sentAt) {
-        HeldLock lock = new HeldLock(key, value, fence, leaseMillis, renew, sentAt);
-        this.held.put(key, lock);
+        HeldLock lock = new HeldLock(keys, value, fence, leaseMillis, renew, sentAt);
+        this.held.put(lock.key, lock);
         if (renew) {
             this.renewer.register(lock);
         }
         return new RedisLockHandle(this, lock);
+    }
+
+    /** The keys the acquire and release scripts touch: the lock key, its queue and the queue's entries. */
+    private static String[] scriptKeys(String key) {
+        return new String[] { key, KeySlots.queueKey(key), KeySlots.queueEntriesKey(key) };
     }
 
     /** Waiting without notifications: attempts spaced by a jittered backoff. */
@@ -353,7 +359,7 @@ public final class RedisLockClient implements AutoCloseable {
             long sentAt = System.nanoTime();
             long[] reply = tryAcquire(keys, token, leaseMillis, false);
             if (reply[0] == ACQUIRED) {
-                return hold(keys[0], token + ":" + reply[1], reply[1], leaseMillis, renew, sentAt);
+                return hold(keys, token + ":" + reply[1], reply[1], leaseMillis, renew, sentAt);
             }
             long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {
@@ -377,10 +383,7 @@ public final class RedisLockClient implements AutoCloseable {
             return; // already taken by a thread here
         }
         try {
-            this.redis.release(new String[] { key, KeySlots.queueKey(key), KeySlots.queueEntriesKey(key) },
-                    new String[] { this.clientId + ":" + fence, Long.toString(fence),
-                            Long.toString(this.renewedLeaseMillis), leavingId(key), channelPrefix(key),
-                            publishCommand() });
+            this.redis.release(scriptKeys(key), releaseArgs(key, this.clientId + ":" + fence));
         }
         catch (RuntimeException ex) {
             logger.warn("Could not pass on lock '" + key + "' handed to this client after its waiters left; it "
@@ -388,8 +391,18 @@ public final class RedisLockClient implements AutoCloseable {
         }
     }
 
-    private String leavingId(String key) {
-        return (this.handoffs != null && this.handoffs.leaving(key)) ? this.clientId : "";
+    /**
+     * unlock.lua's arguments: the value, then what a hand-off needs where the script's defaults (standalone
+     * channel names, plain PUBLISH) do not fit, then this client's id if it leaves the key's queue. The common
+     * case, a standalone server and nobody here waiting, sends the value alone.
+     */
+    private String[] releaseArgs(String key, String value) {
+        boolean leaving = this.handoffs != null && this.handoffs.leaving(key);
+        if (!leaving && !this.clustered) {
+            return new String[] { value };
+        }
+        return leaving ? new String[] { value, channelPrefix(key), publishCommand(), this.clientId }
+                : new String[] { value, channelPrefix(key), publishCommand() };
     }
 
     private String channelPrefix(String key) {
@@ -450,11 +463,17 @@ public final class RedisLockClient implements AutoCloseable {
      */
     long[] tryAcquire(String[] keys, String token, long leaseMillis, boolean queue) {
         List<?> reply;
-        // A queue entry outlives three missed refreshes.
-        long entryMillis = queue ? Math.max(1000, 3 * TimeUnit.NANOSECONDS.toMillis(this.maxUnnotifiedWaitNanos)) : 0;
+        String[] args;
+        if (queue) {
+            // A queue entry outlives three missed refreshes.
+            long entryMillis = Math.max(1000, 3 * TimeUnit.NANOSECONDS.toMillis(this.maxUnnotifiedWaitNanos));
+            args = new String[] { token, Long.toString(leaseMillis), this.clientId, Long.toString(entryMillis) };
+        }
+        else {
+            args = new String[] { token, Long.toString(leaseMillis) };
+        }
         try {
-            reply = this.redis.acquire(keys, new String[] { token, Long.toString(leaseMillis), this.clientId,
-                    Long.toString(entryMillis) });
+            reply = this.redis.acquire(keys, args);
         }
         catch (RuntimeException ex) {
             throw new LockException("Redis failed while acquiring lock '" + keys[0] + "': " + ex.getMessage(), ex);
@@ -487,10 +506,7 @@ public final class RedisLockClient implements AutoCloseable {
         }
         Long deleted;
         try {
-            deleted = this.redis.release(
-                    new String[] { lock.key, KeySlots.queueKey(lock.key), KeySlots.queueEntriesKey(lock.key) },
-                    new String[] { lock.token, Long.toString(lock.fence), Long.toString(lock.leaseMillis),
-                            leavingId(lock.key), channelPrefix(lock.key), publishCommand() });
+            deleted = this.redis.release(lock.scriptKeys, releaseArgs(lock.key, lock.token));
         }
         catch (RuntimeException ex) {
             throw new LockException("Redis failed while releasing lock '" + lock.key

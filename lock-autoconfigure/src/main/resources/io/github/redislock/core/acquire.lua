@@ -6,8 +6,8 @@
 -- KEYS[3]: per waiting client '<expires at, ms>:<lease ms>' (a hash; same cluster slot)
 -- ARGV[1]: the caller's token (fresh and random per acquisition)
 -- ARGV[2]: the lease in milliseconds
--- ARGV[3]: the calling client's id
--- ARGV[4]: how long a queue entry stays valid without being refreshed, in ms; '0' = do not queue
+-- ARGV[3]: the calling client's id (absent: the caller does not wait, so it neither queues nor takes hand-offs)
+-- ARGV[4]: how long the client's queue entry stays valid without being refreshed, in ms
 -- Returns {1, fence}: the lock is now ours under '<token>:<fence>'. A replay of the same call (lost reply,
 --                     client reconnect) finds our own token and returns {1, fence} again without counting twice.
 --         {2, fence}: a release handed the lock to this client: it is held under '<client id>:<fence>'.
@@ -20,11 +20,11 @@ if current then
     if owner == ARGV[1] then
         return {1, tonumber(string.sub(current, colon + 1))}
     end
-    if owner == ARGV[3] then
+    if ARGV[3] and owner == ARGV[3] then
         return {2, tonumber(string.sub(current, colon + 1))}
     end
     if owner ~= '~' then
-        if ARGV[4] ~= '0' then
+        if ARGV[4] then
             local now = redis.call('TIME')
             local expires = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + tonumber(ARGV[4])
             redis.call('HSET', KEYS[3], ARGV[3], string.format('%d', expires) .. ':' .. ARGV[2])
