@@ -9,9 +9,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.ObjLongConsumer;
-import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -50,10 +50,8 @@ final class HandoffReceiver implements AutoCloseable {
 
     private final Map<String, Line> lines = new ConcurrentHashMap<>();
 
-    /** Opens the subscription, on first need. */
-    private final Function<HandoffSubscription.Listener, HandoffSubscription> opener;
-
-    private final Supplier<HandoffSubscription> subscriptions;
+    /** Opens the subscription (given where messages go), on first need. */
+    private final Function<Consumer<byte[]>, HandoffSubscription> opener;
 
     /** Guarded by {@code this}. */
     private ScheduledFuture<?> sweeping;
@@ -61,18 +59,13 @@ final class HandoffReceiver implements AutoCloseable {
     /** Guarded by {@code this}. */
     private HandoffSubscription subscription;
 
-    HandoffReceiver(Function<HandoffSubscription.Listener, HandoffSubscription> opener,
-            ScheduledExecutorService scheduler, String clientId, boolean clustered, ObjLongConsumer<String> unclaimed) {
+    HandoffReceiver(Function<Consumer<byte[]>, HandoffSubscription> opener, ScheduledExecutorService scheduler,
+            String clientId, boolean clustered, ObjLongConsumer<String> unclaimed) {
         this.opener = opener;
-        this.subscriptions = () -> this.opener.apply(this::onMessage);
         this.scheduler = scheduler;
         this.clientId = clientId;
         this.clustered = clustered;
         this.unclaimed = unclaimed;
-    }
-
-    String channelPrefix(String key) {
-        return KeySlots.handoffChannelPrefix(key, this.clustered);
     }
 
     /** The key's line if threads of this client wait in it. */
@@ -106,7 +99,7 @@ final class HandoffReceiver implements AutoCloseable {
             }
             // Swept away just now: take the line that replaces it.
         }
-        waiter.subscribedNow = subscribe(channelPrefix(key) + this.clientId);
+        waiter.subscribedNow = subscribe(KeySlots.handoffChannelPrefix(key, this.clustered) + this.clientId);
         return waiter;
     }
 
@@ -125,14 +118,7 @@ final class HandoffReceiver implements AutoCloseable {
                 line.lastGrantedFence = fence;
                 for (Waiter waiter : line.waiters) {
                     if (waiter.grant(fence)) {
-                        line.waiters.remove(waiter);
-                        if (line.waiters.isEmpty()) {
-                            line.idleSince = System.nanoTime();
-                        }
-                        else {
-                            // The new head takes over refreshing the queue entry.
-                            LockSupport.unpark(line.waiters.peekFirst().thread);
-                        }
+                        line.remove(waiter);
                         return false;
                     }
                 }
@@ -200,7 +186,7 @@ final class HandoffReceiver implements AutoCloseable {
             }
             if (this.subscription == null) {
                 try {
-                    this.subscription = this.subscriptions.get();
+                    this.subscription = this.opener.apply(this::onMessage);
                 }
                 catch (RuntimeException ex) {
                     logger.warn("Could not open the lock hand-off subscription; waiting locks fall back to timed "
@@ -272,6 +258,7 @@ final class HandoffReceiver implements AutoCloseable {
             this.nextTryAt = nextTryAt;
         }
 
+        /** Takes a waiter out of the line; the new first one takes over refreshing the queue entry. */
         synchronized void remove(Waiter waiter) {
             if (this.waiters.remove(waiter)) {
                 if (this.waiters.isEmpty()) {

@@ -1,7 +1,5 @@
 package io.github.redislock.core;
 
-import java.util.function.Consumer;
-
 /**
  * The connection on which one client listens for the hand-offs addressed to it. Messages reach the consumer
  * on the client library's I/O thread, which must not block.
@@ -20,8 +18,4 @@ interface HandoffSubscription extends AutoCloseable {
 
     @Override
     void close();
-
-    /** What a subscription passes each message body to. */
-    interface Listener extends Consumer<byte[]> {
-    }
 }

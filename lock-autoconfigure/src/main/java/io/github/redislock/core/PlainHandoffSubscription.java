@@ -3,6 +3,7 @@ package io.github.redislock.core;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -21,7 +22,7 @@ final class PlainHandoffSubscription implements HandoffSubscription {
 
     private final RedisConnectionFactory connectionFactory;
 
-    private final HandoffSubscription.Listener listener;
+    private final Consumer<byte[]> listener;
 
     /** Channels subscribed on {@link #connection}. Guarded by {@code this}. */
     private final Set<String> channels = new HashSet<>();
@@ -31,7 +32,7 @@ final class PlainHandoffSubscription implements HandoffSubscription {
 
     private boolean failing;
 
-    PlainHandoffSubscription(RedisConnectionFactory connectionFactory, HandoffSubscription.Listener listener) {
+    PlainHandoffSubscription(RedisConnectionFactory connectionFactory, Consumer<byte[]> listener) {
         this.connectionFactory = connectionFactory;
         this.listener = listener;
     }

@@ -244,6 +244,7 @@ public final class RedisLockClient implements AutoCloseable {
                         return handle;
                     }
                     waiter = this.handoffs.join(key);
+                    line = waiter.line;
                     continue;
                 }
                 long now = System.nanoTime();
@@ -263,11 +264,9 @@ public final class RedisLockClient implements AutoCloseable {
                     long sentAt = now;
                     long[] reply = tryAcquire(keys, token, leaseMillis, true);
                     if (reply[0] == ACQUIRED) {
-                        if (waiter.cancel()) {
-                            return hold(keys, token + ":" + reply[1], reply[1], leaseMillis, renew, sentAt);
-                        }
-                        // Granted an older hand-off meanwhile; the key now holds our token, so that one is
-                        // void. Keep what Redis says is ours.
+                        // Leave the line. Should an older hand-off have been granted meanwhile, it is void: the
+                        // key now holds our token.
+                        waiter.cancel();
                         return hold(keys, token + ":" + reply[1], reply[1], leaseMillis, renew, sentAt);
                     }
                     if (reply[0] == HANDED_OVER) {
@@ -427,7 +426,7 @@ public final class RedisLockClient implements AutoCloseable {
         return sharded;
     }
 
-    private HandoffSubscription openSubscription(HandoffSubscription.Listener listener) {
+    private HandoffSubscription openSubscription(java.util.function.Consumer<byte[]> listener) {
         if (shardedPubSub()) {
             return new ShardedHandoffSubscription((io.lettuce.core.cluster.RedisClusterClient)
                     ((LettuceConnectionFactory) this.connectionFactory).getRequiredNativeClient(), listener,

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
@@ -26,7 +27,7 @@ final class ShardedHandoffSubscription implements HandoffSubscription {
 
     private final RedisClusterClient client;
 
-    private final HandoffSubscription.Listener listener;
+    private final Consumer<byte[]> listener;
 
     private final Executor resubscriber;
 
@@ -39,7 +40,7 @@ final class ShardedHandoffSubscription implements HandoffSubscription {
 
     private boolean failing;
 
-    ShardedHandoffSubscription(RedisClusterClient client, HandoffSubscription.Listener listener, Executor resubscriber) {
+    ShardedHandoffSubscription(RedisClusterClient client, Consumer<byte[]> listener, Executor resubscriber) {
         this.client = client;
         this.listener = listener;
         this.resubscriber = resubscriber;

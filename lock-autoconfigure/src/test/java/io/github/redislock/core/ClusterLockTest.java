@@ -108,13 +108,7 @@ class ClusterLockTest {
         LockHandle held = holder.acquire(List.of("hot:{1}"), 0, 30_000);
         CompletableFuture<Long> acquiredAt = new CompletableFuture<>();
         List<LockHandle> taken = new ArrayList<>();
-        Thread thread = new Thread(() -> {
-            LockHandle handle = waiter.acquire(List.of("hot:{1}"), TimeUnit.SECONDS.toNanos(20), 30_000);
-            long now = System.nanoTime();
-            taken.add(handle);
-            acquiredAt.complete(now);
-        });
-        thread.start();
+        Thread thread = NotifiedWaitingTest.waiterThread(waiter, "hot:{1}", acquiredAt, taken);
         NotifiedWaitingTest.awaitParkedForNotification(thread);
         RedisServer owner = cluster.nodeFor("hot:{1}");
         String channel = KeySlots.handoffChannelPrefix("hot:{1}", true) + waiter.clientId();

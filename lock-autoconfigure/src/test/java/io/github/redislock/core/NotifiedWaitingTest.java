@@ -55,7 +55,8 @@ class NotifiedWaitingTest {
         return client;
     }
 
-    private static Thread waiterThread(RedisLockClient client, String key, CompletableFuture<Long> acquiredAt,
+    /** Starts a thread that waits up to 20 s for the key; its handle goes to the list, its time to the future. */
+    static Thread waiterThread(RedisLockClient client, String key, CompletableFuture<Long> acquiredAt,
             List<LockHandle> handles) {
         Thread thread = new Thread(() -> {
             try {
