@@ -1,17 +1,14 @@
 package io.github.redislock;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
-import io.github.redislock.core.GuardedLock;
-import io.github.redislock.core.LockedCall;
-import io.github.redislock.core.RedisLockClient;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Programmatic locking, for code that cannot use {@code @DistributedLock}: the lock name is computed at
- * run time, or only part of a method must be locked.
+ * run time, or only part of a method must be locked. The annotation runs through the same path.
  *
  * <pre>{@code
  * Receipt receipt = lockTemplate.execute("sku:" + id + ":lock", Duration.ofMillis(500), null,
@@ -22,31 +19,25 @@ import io.github.redislock.core.RedisLockClient;
  * {@code null} wait time means {@code redis-lock.wait-time}. A {@code null} lease time means a lease of
  * {@code redis-lock.lease-time} renewed for as long as the lock is held; a given lease is fixed and never
  * renewed. The same thread may take a lock it already holds (reentrancy); the lock is released when the
- * outermost holder is done.
+ * outermost holder is done. Every argument is checked before anything is locked.
  */
 public class DistributedLockTemplate {
 
-    private final RedisLockClient client;
+    private final LockProvider locks;
 
     private final Duration defaultWaitTime;
 
-    private final Duration defaultLeaseTime;
-
     private final OnLeaseLost onLeaseLost;
 
-    public DistributedLockTemplate(RedisLockClient client, Duration defaultWaitTime, Duration defaultLeaseTime) {
-        this(client, defaultWaitTime, defaultLeaseTime, OnLeaseLost.WARN);
-    }
-
     /**
+     * @param locks takes the locks (the Redis engine, in the starter)
+     * @param defaultWaitTime the wait time of calls that pass {@code null}
      * @param onLeaseLost whether {@link #execute} and {@link #run} throw {@link LockLostException} when the lock
      * was lost while the action ran
      */
-    public DistributedLockTemplate(RedisLockClient client, Duration defaultWaitTime, Duration defaultLeaseTime,
-            OnLeaseLost onLeaseLost) {
-        this.client = client;
+    public DistributedLockTemplate(LockProvider locks, Duration defaultWaitTime, OnLeaseLost onLeaseLost) {
+        this.locks = locks;
         this.defaultWaitTime = defaultWaitTime;
-        this.defaultLeaseTime = defaultLeaseTime;
         this.onLeaseLost = onLeaseLost;
     }
 
@@ -58,27 +49,26 @@ public class DistributedLockTemplate {
      * @throws LockLostException if the lock was lost while the action ran and {@code redis-lock.on-lease-lost}
      * is {@code throw}
      */
-    public <T> T execute(String key, Duration waitTime, Duration leaseTime, Supplier<T> action) {
-        String redisKey = this.client.redisKey(key, key);
-        long start = System.nanoTime();
-        GuardedLock handle = acquire(redisKey, waitTime, leaseTime);
-        if (handle == null) {
-            throw new LockNotAcquiredException(List.of(redisKey), Duration.ofNanos(System.nanoTime() - start));
+    public <T> T execute(String key, @Nullable Duration waitTime, @Nullable Duration leaseTime, Supplier<T> action) {
+        return execute(request(key, waitTime, leaseTime), action);
+    }
+
+    /**
+     * Runs the action under every lock of the request; see {@link #execute(String, Duration, Duration, Supplier)}.
+     */
+    public <T> T execute(LockRequest request, Supplier<T> action) {
+        if (action == null) {
+            throw new IllegalArgumentException("action must not be null");
         }
-        try {
-            return LockedCall.run(handle, this.onLeaseLost == OnLeaseLost.THROW, "the action", action::get);
-        }
-        catch (RuntimeException | Error ex) {
-            throw ex;
-        }
-        catch (Throwable ex) {
-            // A Supplier cannot throw a checked exception; kept for the compiler.
-            throw new IllegalStateException(ex);
-        }
+        LockHandle handle = this.locks.acquire(request);
+        return LockedCall.run(handle, this.onLeaseLost == OnLeaseLost.THROW, action);
     }
 
     /** Like {@link #execute}, for an action without a result. */
-    public void run(String key, Duration waitTime, Duration leaseTime, Runnable action) {
+    public void run(String key, @Nullable Duration waitTime, @Nullable Duration leaseTime, Runnable action) {
+        if (action == null) {
+            throw new IllegalArgumentException("action must not be null");
+        }
         execute(key, waitTime, leaseTime, () -> {
             action.run();
             return null;
@@ -91,19 +81,21 @@ public class DistributedLockTemplate {
      * @return the handle, or empty if the lock stayed taken for the whole wait time
      * @throws LockException if Redis fails (nothing is then held)
      */
-    public Optional<LockHandle> tryAcquire(String key, Duration waitTime, Duration leaseTime) {
-        return Optional.ofNullable(acquire(this.client.redisKey(key, key), waitTime, leaseTime));
+    public Optional<LockHandle> tryAcquire(String key, @Nullable Duration waitTime, @Nullable Duration leaseTime) {
+        return tryAcquire(request(key, waitTime, leaseTime));
     }
 
-    private GuardedLock acquire(String redisKey, Duration waitTime, Duration leaseTime) {
-        Duration wait = (waitTime != null) ? waitTime : this.defaultWaitTime;
-        if (wait.isNegative()) {
-            throw new IllegalArgumentException("waitTime must not be negative: " + wait);
+    /** Like {@link #tryAcquire(String, Duration, Duration)}, for every lock of the request. */
+    public Optional<LockHandle> tryAcquire(LockRequest request) {
+        try {
+            return Optional.of(this.locks.acquire(request));
         }
-        if (leaseTime != null && leaseTime.toMillis() < 1) {
-            throw new IllegalArgumentException("leaseTime must be at least 1 ms: " + leaseTime);
+        catch (LockNotAcquiredException ex) {
+            return Optional.empty();
         }
-        long lease = (leaseTime != null) ? leaseTime.toMillis() : this.defaultLeaseTime.toMillis();
-        return this.client.acquire(List.of(redisKey), wait.toNanos(), lease, leaseTime == null);
+    }
+
+    private LockRequest request(String key, @Nullable Duration waitTime, @Nullable Duration leaseTime) {
+        return LockRequest.of(key, (waitTime != null) ? waitTime : this.defaultWaitTime, leaseTime);
     }
 }

@@ -3,8 +3,6 @@ package io.github.redislock;
 import java.util.List;
 import java.util.Optional;
 
-import io.github.redislock.core.ThreadLocks;
-
 /**
  * The locks held by the current thread through {@code @DistributedLock} and
  * {@link DistributedLockTemplate#execute}, innermost last. Use it to pass the fencing token to the store the

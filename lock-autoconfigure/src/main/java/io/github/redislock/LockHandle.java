@@ -44,7 +44,22 @@ public interface LockHandle extends AutoCloseable {
     boolean isHeld();
 
     /**
-     * Releases the lock: deletes the key only if it still holds this handle's token. Never throws for a lock
+     * Whether the lock is known to be lost: a renewal, the release or a check found the key no longer
+     * holding this handle's value (its lease ran out, or it was removed). Another holder may then have run
+     * the same critical section; {@code LockLostEvent} says so too.
+     */
+    boolean isLost();
+
+    /**
+     * Asks Redis, now, whether the key still holds this handle's value; if not, the lock is marked lost
+     * and the loss signalled. One round trip.
+     * @throws LockException if Redis cannot be reached
+     */
+    boolean verifyHeld();
+
+    /**
+     * Releases the lock: hands it to the next waiting application, or deletes the key, only if it still holds
+     * this handle's value. Never throws for a lock
      * that is already gone (expired, or taken by another holder after expiry); such a release deletes
      * nothing and logs a warning. Throws {@link LockException} only if Redis cannot be reached; the key
      * then expires with its lease.

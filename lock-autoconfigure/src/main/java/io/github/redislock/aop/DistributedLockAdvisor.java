@@ -1,16 +1,21 @@
 package io.github.redislock.aop;
 
 import java.lang.reflect.Method;
+import java.util.function.Supplier;
 
 import org.aopalliance.aop.Advice;
+import org.jspecify.annotations.Nullable;
+
+import io.github.redislock.DistributedLockTemplate;
 
 import org.springframework.aop.ClassFilter;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
+import org.springframework.beans.factory.BeanFactory;
 
 /**
- * Applies {@link DistributedLockAspect} to every bean method carrying {@code @DistributedLock}. Its order
+ * Applies the {@code @DistributedLock} interceptor to every bean method carrying the annotation. Its order
  * ({@code redis-lock.order}) decides where the lock sits among other advice; by default it is outside
  * {@code @Transactional}, so the lock is taken before the transaction begins and released after it ends.
  */
@@ -18,12 +23,19 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 
     private static final long serialVersionUID = 1L;
 
-    private final transient DistributedLockAspect aspect;
+    private final transient DistributedLockInterceptor interceptor;
 
     private final transient Pointcut pointcut;
 
-    public DistributedLockAdvisor(LockOperationSource operations, DistributedLockAspect aspect, int order) {
-        this.aspect = aspect;
+    /**
+     * @param template runs the locked calls; looked up on first use, so that creating the advisor early (as the
+     * proxy machinery does) does not drag the Redis connection factory into early initialisation
+     * @param beanFactory resolves {@code @bean} references in key expressions
+     * @param order where the lock sits among other advice
+     */
+    public DistributedLockAdvisor(LockOperationSource operations, Supplier<DistributedLockTemplate> template,
+            @Nullable BeanFactory beanFactory, int order) {
+        this.interceptor = new DistributedLockInterceptor(operations, template, beanFactory);
         this.pointcut = new LockedMethodPointcut(operations);
         setOrder(order);
     }
@@ -35,7 +47,7 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 
     @Override
     public Advice getAdvice() {
-        return this.aspect;
+        return this.interceptor;
     }
 
     private static final class LockedMethodPointcut extends StaticMethodMatcherPointcut {

@@ -15,8 +15,6 @@ import io.github.redislock.InvalidLockDefinitionException;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.annotation.OnLockFailure;
-import io.github.redislock.key.KeyTemplate;
-import io.github.redislock.key.KeyTemplateParser;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
@@ -37,8 +35,8 @@ import org.springframework.util.ReflectionUtils;
  */
 public final class LockOperationSource {
 
-    private static final LockOperation NONE = new LockOperation("none", List.of(), 0, 0, false, OnLockFailure.THROW,
-            null, false);
+    private static final LockOperation NONE = new LockOperation("none", List.of(), Duration.ZERO, null,
+            OnLockFailure.THROW, null, false);
 
     private final KeyTemplateParser parser;
 
@@ -131,7 +129,7 @@ public final class LockOperationSource {
             fallback = findFallback(annotation.fallbackMethod(), specific,
                     (targetClass != null) ? targetClass : specific.getDeclaringClass(), origin);
         }
-        return new LockOperation(origin, keys, wait.toNanos(), lease.toMillis(), annotation.leaseTime().isEmpty(),
+        return new LockOperation(origin, keys, wait, annotation.leaseTime().isEmpty() ? null : lease,
                 annotation.onFailure(), fallback, returnType == Optional.class);
     }
 
@@ -196,6 +194,11 @@ public final class LockOperationSource {
         if (expected != void.class && !ClassUtils.isAssignable(expected, found.getReturnType())) {
             throw new InvalidLockDefinitionException(origin, "fallbackMethod '" + name + "' returns "
                     + found.getReturnType().getName() + ", which is not assignable to " + expected.getName());
+        }
+        if (AnnotatedElementUtils.hasAnnotation(found, DistributedLock.class)) {
+            throw new InvalidLockDefinitionException(origin, "fallbackMethod '" + name + "' is itself locked with "
+                    + "@DistributedLock; called when the lock is busy it would run on the raw target, unlocked. "
+                    + "Name a method without @DistributedLock");
         }
         if (Modifier.isStatic(found.getModifiers())) {
             throw new InvalidLockDefinitionException(origin, "fallbackMethod '" + name + "' must not be static");

@@ -1,8 +1,8 @@
 package io.github.redislock.autoconfigure;
 
 import io.github.redislock.DistributedLockTemplate;
+import io.github.redislock.LockProvider;
 import io.github.redislock.aop.DistributedLockAdvisor;
-import io.github.redislock.aop.DistributedLockAspect;
 import io.github.redislock.aop.LockOperationSource;
 import io.github.redislock.core.RedisLockClient;
 import io.github.redislock.tx.LockVerifyingTransactionListener;
@@ -41,7 +41,7 @@ import org.springframework.transaction.TransactionExecutionListener;
 public final class RedisLockAutoConfiguration {
 
     @Bean
-    @ConditionalOnMissingBean
+    @ConditionalOnMissingBean(LockProvider.class)
     @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
     RedisLockClient redisLockClient(RedisConnectionFactory connectionFactory, RedisLockProperties properties,
             ApplicationEventPublisher publisher) {
@@ -52,9 +52,8 @@ public final class RedisLockAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
-    DistributedLockTemplate distributedLockTemplate(RedisLockClient redisLockClient, RedisLockProperties properties) {
-        return new DistributedLockTemplate(redisLockClient, properties.getWaitTime(), properties.getLeaseTime(),
-                properties.getOnLeaseLost());
+    DistributedLockTemplate distributedLockTemplate(LockProvider lockProvider, RedisLockProperties properties) {
+        return new DistributedLockTemplate(lockProvider, properties.getWaitTime(), properties.getOnLeaseLost());
     }
 
     @Bean
@@ -74,14 +73,12 @@ public final class RedisLockAutoConfiguration {
     @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static DistributedLockAdvisor distributedLockAdvisor(LockOperationSource lockOperationSource,
-            ObjectProvider<RedisLockClient> redisLockClient, BeanFactory beanFactory,
-            ObjectProvider<RedisLockProperties> properties, Environment environment) {
-        DistributedLockAspect aspect = new DistributedLockAspect(lockOperationSource, redisLockClient::getObject,
-                beanFactory, () -> properties.getObject().getOnLeaseLost());
+            ObjectProvider<DistributedLockTemplate> distributedLockTemplate, BeanFactory beanFactory,
+            Environment environment) {
         // The order is needed as soon as advisors are sorted, so it is read straight from the environment.
         int order = Binder.get(environment).bind("redis-lock.order", Integer.class)
                 .orElse(RedisLockProperties.DEFAULT_ORDER);
-        return new DistributedLockAdvisor(lockOperationSource, aspect, order);
+        return new DistributedLockAdvisor(lockOperationSource, distributedLockTemplate::getObject, beanFactory, order);
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -13,9 +13,6 @@ interface HandoffSubscription extends AutoCloseable {
      */
     boolean subscribe(String channel);
 
-    /** Whether messages travel as sharded pub/sub, which the release script must then use to publish. */
-    boolean sharded();
-
     @Override
     void close();
 }

@@ -4,8 +4,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One key held in Redis by this client: token, fencing token, lease, owner thread and how many nested
- * acquisitions (reentrancy) share it. The first acquisition creates it, the last release deletes the key.
+ * One key held in Redis by this application: stored value, fencing token, lease, owner thread and how many
+ * nested acquisitions (reentrancy) share it. The first acquisition creates it, the last one releases the key.
+ * <pre>
+ * HELD --release begins--> RELEASED
+ * HELD --renewal / release / commit check finds the key not ours--> LOST (signalled once)
+ * </pre>
  */
 final class HeldLock {
 
@@ -15,12 +19,10 @@ final class HeldLock {
 
     private static final int LOST = 2;
 
-    final String key;
+    final LockKey key;
 
-    /** The lock key, its queue and the queue's entries, as the scripts take them. */
-    final String[] scriptKeys;
-
-    final String token;
+    /** What the key holds while ours: {@code <token>:<fence>}. */
+    final String value;
 
     final long fence;
 
@@ -36,10 +38,9 @@ final class HeldLock {
 
     private int holds = 1;
 
-    HeldLock(String[] scriptKeys, String token, long fence, long leaseMillis, boolean renewed, long sentAtNanos) {
-        this.key = scriptKeys[0];
-        this.scriptKeys = scriptKeys;
-        this.token = token;
+    HeldLock(LockKey key, String value, long fence, long leaseMillis, boolean renewed, long sentAtNanos) {
+        this.key = key;
+        this.value = value;
         this.fence = fence;
         this.owner = Thread.currentThread();
         this.leaseMillis = leaseMillis;
@@ -95,6 +96,6 @@ final class HeldLock {
 
     @Override
     public String toString() {
-        return this.key;
+        return this.key.name;
     }
 }

@@ -1,61 +1,61 @@
 package io.github.redislock.core;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.github.redislock.LockLossDetection;
 
 /**
- * The watchdog: one scheduler per client keeps every renewed lock alive, renewing all of them together
- * every third of the lease in one Redis round trip (per cluster slot in a cluster), however many are
- * held. A lock stops being renewed the moment its release begins; a renewal that reaches Redis after the
- * release finds the key gone or someone else's and leaves it alone (compare-and-extend, never a SET).
+ * The watchdog: keeps every renewed lock of one application alive, renewing all of them together every
+ * third of the lease in one round trip (one per hash slot in a cluster), however many are held. A lock
+ * stops being renewed the moment its release begins; a renewal that reaches Redis after the release finds
+ * the key gone or someone else's and leaves it alone (compare-and-extend, never a SET). A key found not
+ * ours is marked lost and signalled.
+ * <p>
+ * It runs on the scheduler it is given, so a test can tick it by hand ({@link #tick()}).
  */
 final class LeaseRenewer implements AutoCloseable {
 
     private static final Log logger = LogFactory.getLog(LeaseRenewer.class);
 
-    private final RedisLockClient client;
+    private final LockProtocol protocol;
 
-    private final long periodMillis;
-
-    private final Set<HeldLock> locks = ConcurrentHashMap.newKeySet();
+    private final LossSignal loss;
 
     private final ScheduledExecutorService scheduler;
 
-    private final boolean ownScheduler;
+    private final long leaseMillis;
 
-    private ScheduledFuture<?> ticking;
+    private final long periodMillis;
+
+    private final boolean clustered;
+
+    private final Set<HeldLock> locks = ConcurrentHashMap.newKeySet();
+
+    /** Guarded by {@code this}. */
+    private @Nullable ScheduledFuture<?> ticking;
 
     private volatile boolean failing;
 
-    LeaseRenewer(RedisLockClient client, long leaseMillis, ScheduledExecutorService scheduler) {
-        this.client = client;
+    LeaseRenewer(LockProtocol protocol, LossSignal loss, ScheduledExecutorService scheduler, long leaseMillis,
+            boolean clustered) {
+        this.protocol = protocol;
+        this.loss = loss;
+        this.scheduler = scheduler;
+        this.leaseMillis = leaseMillis;
         this.periodMillis = Math.max(1, leaseMillis / 3);
-        this.ownScheduler = (scheduler == null);
-        this.scheduler = (scheduler != null) ? scheduler : newScheduler();
-    }
-
-    private static ScheduledExecutorService newScheduler() {
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
-            Thread thread = new Thread(task, "redis-lock-renewal");
-            thread.setDaemon(true);
-            return thread;
-        });
-        executor.setRemoveOnCancelPolicy(true);
-        return executor;
-    }
-
-    /** The client's one scheduler thread, shared with other housekeeping. */
-    ScheduledExecutorService scheduler() {
-        return this.scheduler;
+        this.clustered = clustered;
     }
 
     long periodMillis() {
@@ -69,10 +69,6 @@ final class LeaseRenewer implements AutoCloseable {
 
     void unregister(HeldLock lock) {
         this.locks.remove(lock);
-    }
-
-    int size() {
-        return this.locks.size();
     }
 
     private synchronized void startIfNeeded() {
@@ -89,7 +85,9 @@ final class LeaseRenewer implements AutoCloseable {
         }
         List<HeldLock> batch = new ArrayList<>(this.locks);
         try {
-            this.client.renew(batch);
+            for (List<HeldLock> group : bySlot(batch)) {
+                renew(group);
+            }
             if (this.failing) {
                 this.failing = false;
                 logger.info("Lease renewal works again");
@@ -106,13 +104,38 @@ final class LeaseRenewer implements AutoCloseable {
         }
     }
 
+    private void renew(List<HeldLock> group) {
+        long sentAt = System.nanoTime();
+        boolean[] extended = this.protocol.renew(group, this.leaseMillis);
+        for (int i = 0; i < extended.length; i++) {
+            HeldLock lock = group.get(i);
+            if (extended[i]) {
+                lock.extended(sentAt);
+            }
+            else if (lock.markLost()) {
+                // markLost fails for a lock whose release has begun: its key is gone because we released it.
+                this.locks.remove(lock);
+                this.loss.lost(lock, LockLossDetection.RENEWAL);
+            }
+        }
+    }
+
+    /** A script may only touch keys of one cluster slot. */
+    private List<List<HeldLock>> bySlot(List<HeldLock> batch) {
+        if (!this.clustered) {
+            return List.of(batch);
+        }
+        Map<Integer, List<HeldLock>> groups = new LinkedHashMap<>();
+        for (HeldLock lock : batch) {
+            groups.computeIfAbsent(KeySlots.slot(lock.key.name), (slot) -> new ArrayList<>()).add(lock);
+        }
+        return new ArrayList<>(groups.values());
+    }
+
     @Override
     public synchronized void close() {
         if (this.ticking != null) {
             this.ticking.cancel(false);
-        }
-        if (this.ownScheduler) {
-            this.scheduler.shutdownNow();
         }
         this.locks.clear();
     }

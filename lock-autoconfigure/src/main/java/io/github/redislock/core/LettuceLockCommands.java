@@ -14,6 +14,9 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
@@ -34,6 +37,8 @@ final class LettuceLockCommands implements LockCommands {
     private static final Script RENEW = new Script("renew.lua");
 
     private static final Script UNLOCK = new Script("unlock.lua");
+
+    private static final Log logger = LogFactory.getLog(LettuceLockCommands.class);
 
     private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
 
@@ -84,16 +89,24 @@ final class LettuceLockCommands implements LockCommands {
     }
 
     @Override
-    public List<?> renew(List<String> keys, Object[] args) {
-        byte[][] keyBytes = new byte[keys.size()][];
-        for (int i = 0; i < keyBytes.length; i++) {
-            keyBytes[i] = bytes(keys.get(i));
-        }
-        byte[][] argBytes = new byte[args.length][];
-        for (int i = 0; i < argBytes.length; i++) {
-            argBytes[i] = bytes((String) args[i]);
-        }
-        return run(RENEW, ScriptOutputType.MULTI, keyBytes, argBytes);
+    public List<?> renew(String[] keys, String[] args) {
+        return run(RENEW, ScriptOutputType.MULTI, bytes(keys), bytes(args));
+    }
+
+    @Override
+    public boolean keepsOrder() {
+        return true;
+    }
+
+    @Override
+    public void releaseBehind(String[] keys, String[] args) {
+        // EVAL, not EVALSHA: there is no second chance to fall back on a server that lost its script cache.
+        this.commands.eval(UNLOCK.body, ScriptOutputType.INTEGER, bytes(keys), bytes(args))
+            .whenComplete((released, ex) -> {
+                if (ex != null && logger.isDebugEnabled()) {
+                    logger.debug("Could not undo an abandoned lock attempt", ex);
+                }
+            });
     }
 
     @Override
@@ -226,8 +239,22 @@ final class LettuceLockCommands implements LockCommands {
         }
 
         @Override
-        public List<?> renew(List<String> keys, Object[] args) {
+        public List<?> renew(String[] keys, String[] args) {
             return commands().renew(keys, args);
+        }
+
+        @Override
+        public boolean keepsOrder() {
+            LockCommands commands = this.resolved;
+            return commands == null || commands.keepsOrder();
+        }
+
+        @Override
+        public void releaseBehind(String[] keys, String[] args) {
+            LockCommands commands = this.resolved;
+            if (commands != null) { // otherwise nothing was ever sent
+                commands.releaseBehind(keys, args);
+            }
         }
 
         @Override

@@ -2,32 +2,36 @@ package io.github.redislock.core;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * The Redis calls the engine makes. Errors surface as runtime exceptions of the client library; the engine
- * wraps them into {@code LockException}s naming the key.
+ * The transport under {@link RedisLockProtocol}: the Redis calls the engine makes, on Boot's connection.
+ * Errors surface as runtime exceptions of the client library (translated to Spring's
+ * {@code DataAccessException}s where possible); the protocol wraps them.
  */
 interface LockCommands {
 
-    /**
-     * acquire.lua: {1, fence} (ours), {2, fence} (handed to this client) or {0, pttl} (taken).
-     * @param keys the lock key, its queue and its queue entries
-     * @param args token, lease ms, and when the caller waits: client id, queue entry lifetime ms
-     */
+    /** acquire.lua on the lock key, its queue and its queue entries. */
     List<?> acquire(String[] keys, String[] args);
 
-    /**
-     * unlock.lua: 1 when released or handed on, 0 when not ours.
-     * @param keys the lock key, its queue and its queue entries
-     * @param args value, then optionally channel prefix, publish command, leaving client id
-     */
-    Long release(String[] keys, String[] args);
+    /** unlock.lua on the lock key, its queue and its queue entries. */
+    @Nullable Long release(String[] keys, String[] args);
 
-    /** renew.lua: per key 1 (extended) or 0 (not ours); {@code args} = lease, then one token per key. */
-    List<?> renew(List<String> keys, Object[] args);
+    /** renew.lua: {@code args} = lease, then one value per key. */
+    List<?> renew(String[] keys, String[] args);
 
     /** Plain GET. */
-    String get(String key);
+    @Nullable String get(String key);
 
-    /** The server's version, from {@code INFO server}, e.g. "7.0.15". */
+    /** The server's version, from {@code INFO server}, e.g. "7.0.15" (the lowest one in a cluster). */
     String serverVersion();
+
+    /**
+     * Whether every command goes over one connection, which Redis executes in order, so that
+     * {@link #releaseBehind} runs after an earlier attempt that is still on its way.
+     */
+    boolean keepsOrder();
+
+    /** Sends unlock.lua without waiting for its reply; failures are only logged. */
+    void releaseBehind(String[] keys, String[] args);
 }

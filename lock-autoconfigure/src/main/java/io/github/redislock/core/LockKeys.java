@@ -14,14 +14,31 @@ final class LockKeys {
     }
 
     /**
-     * Fails with a {@link LockException} naming {@code source} (the key expression, or the key itself) when
-     * the full key is longer than {@link #MAX_KEY_BYTES}.
+     * The Redis key for a lock name: prefix + name.
+     * @throws LockException if it is longer than {@link #MAX_KEY_BYTES}, or not valid UTF-16 (a lone
+     * surrogate, such as half an emoji cut by {@code substring}): its UTF-8 bytes, which Redis sees, would
+     * not be the key this JVM compares, so two different keys could share one lock, or one key's hand-off
+     * never find its waiters
      */
-    static void checkLength(String fullKey, String source) {
+    static String checked(String prefix, String name) {
+        String key = prefix.isEmpty() ? name : prefix.concat(name);
         // Cheap upper bound first: a UTF-8 char takes at most 3 bytes per UTF-16 unit.
-        if (fullKey.length() * 3 > MAX_KEY_BYTES && fullKey.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
-            throw new LockException("Lock key from '" + source + "' is longer than " + MAX_KEY_BYTES + " bytes: "
-                    + fullKey.substring(0, Math.min(fullKey.length(), 64)) + "...");
+        if (key.length() * 3 > MAX_KEY_BYTES && key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
+            throw new LockException("Lock key '" + key.substring(0, Math.min(key.length(), 64)) + "...' is longer "
+                    + "than " + MAX_KEY_BYTES + " bytes (key prefix included)");
         }
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < key.length() && Character.isLowSurrogate(key.charAt(i + 1))) {
+                    i++;
+                }
+                else {
+                    throw new LockException("Lock key '" + key + "' is not valid text: it has a lone surrogate at "
+                            + "index " + i + " (half of a character such as an emoji, cut apart?)");
+                }
+            }
+        }
+        return key;
     }
 }

@@ -4,12 +4,13 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.redislock.LockException;
+import io.github.redislock.LockHandle;
 
 /**
  * Several locks taken together and released together, in reverse order of acquisition. {@link #key()} lists
  * the keys separated by commas; {@link #token()} and {@link #fencingToken()} are those of the first key.
  */
-final class MultiLockHandle implements GuardedLock {
+final class MultiLockHandle implements LockHandle {
 
     private final List<RedisLockHandle> handles;
 

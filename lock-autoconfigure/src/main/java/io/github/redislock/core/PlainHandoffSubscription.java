@@ -70,11 +70,6 @@ final class PlainHandoffSubscription implements HandoffSubscription {
         return true;
     }
 
-    @Override
-    public boolean sharded() {
-        return false;
-    }
-
     private void closeConnection() {
         this.channels.clear();
         if (this.connection != null) {

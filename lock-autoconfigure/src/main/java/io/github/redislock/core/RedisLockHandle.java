@@ -2,11 +2,13 @@ package io.github.redislock.core;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.redislock.LockHandle;
+
 /**
  * One acquisition of one key. Nested (reentrant) acquisitions of the same key by the same thread get
  * their own handle on the same {@link HeldLock}; the key is released when the last of them closes.
  */
-final class RedisLockHandle implements GuardedLock {
+final class RedisLockHandle implements LockHandle {
 
     private final RedisLockClient client;
 
@@ -21,12 +23,12 @@ final class RedisLockHandle implements GuardedLock {
 
     @Override
     public String key() {
-        return this.lock.key;
+        return this.lock.key.name;
     }
 
     @Override
     public String token() {
-        return this.lock.token;
+        return this.lock.value;
     }
 
     @Override

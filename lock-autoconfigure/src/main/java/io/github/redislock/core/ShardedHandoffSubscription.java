@@ -103,11 +103,6 @@ final class ShardedHandoffSubscription implements HandoffSubscription {
     }
 
     @Override
-    public boolean sharded() {
-        return true;
-    }
-
-    @Override
     public synchronized void close() {
         this.closed = true;
         this.channels.clear();

@@ -58,8 +58,19 @@ final class TemplateLockCommands implements LockCommands {
     }
 
     @Override
-    public List<?> renew(List<String> keys, Object[] args) {
-        return this.redis.execute(RENEW, keys, args);
+    public List<?> renew(String[] keys, String[] args) {
+        return this.redis.execute(RENEW, Arrays.asList(keys), (Object[]) args);
+    }
+
+    /** A pooled or per-node connection per command: no order between two commands. */
+    @Override
+    public boolean keepsOrder() {
+        return false;
+    }
+
+    @Override
+    public void releaseBehind(String[] keys, String[] args) {
+        release(keys, args);
     }
 
     @Override

@@ -2,10 +2,9 @@ package io.github.redislock.tx;
 
 import java.util.List;
 
+import io.github.redislock.LockContext;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockLostException;
-import io.github.redislock.core.GuardedLock;
-import io.github.redislock.core.ThreadLocks;
 
 import org.springframework.transaction.TransactionExecution;
 import org.springframework.transaction.TransactionExecutionListener;
@@ -35,7 +34,7 @@ public final class LockVerifyingTransactionListener implements TransactionExecut
         if (beginFailure != null || !TransactionSynchronizationManager.isSynchronizationActive()) {
             return;
         }
-        List<LockHandle> locks = ThreadLocks.all();
+        List<LockHandle> locks = LockContext.all();
         if (!locks.isEmpty()) {
             TransactionSynchronizationManager.registerSynchronization(new CommitCheck(locks, this.verifyInRedis));
         }
@@ -45,9 +44,8 @@ public final class LockVerifyingTransactionListener implements TransactionExecut
 
         @Override
         public void beforeCommit(boolean readOnly) {
-            for (LockHandle handle : this.locks) {
-                if (handle instanceof GuardedLock lock
-                        && (lock.isLost() || (this.verifyInRedis && !lock.verifyHeld()))) {
+            for (LockHandle lock : this.locks) {
+                if (lock.isLost() || (this.verifyInRedis && !lock.verifyHeld())) {
                     throw new LockLostException(lock.key(), "Lock '" + lock.key() + "' was lost before the "
                             + "transaction that began under it could commit; rolling back");
                 }

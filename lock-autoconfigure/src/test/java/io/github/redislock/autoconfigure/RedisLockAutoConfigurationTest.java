@@ -3,6 +3,7 @@ package io.github.redislock.autoconfigure;
 import java.time.Duration;
 
 import io.github.redislock.DistributedLockTemplate;
+import io.github.redislock.OnLeaseLost;
 import io.github.redislock.aop.DistributedLockAdvisor;
 import io.github.redislock.aop.LockOperationSource;
 import io.github.redislock.core.RedisLockClient;
@@ -120,7 +121,7 @@ class RedisLockAutoConfigurationTest {
     static class CustomBeans {
 
         static final DistributedLockTemplate TEMPLATE = new DistributedLockTemplate(null, Duration.ZERO,
-                Duration.ofSeconds(1));
+                OnLeaseLost.WARN);
 
         @Bean
         DistributedLockTemplate customTemplate() {

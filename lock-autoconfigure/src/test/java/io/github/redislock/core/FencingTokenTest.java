@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import static io.github.redislock.core.RedisLockClientTestSupport.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class FencingTokenTest {
@@ -67,7 +68,7 @@ class FencingTokenTest {
                     futures.add(pool.submit(() -> {
                         start.await();
                         while (taken.get() < target) {
-                            LockHandle handle = client.acquire(List.of("fenced"), 0, 10_000);
+                            LockHandle handle = acquire(client, List.of("fenced"), 0, 10_000);
                             if (handle == null) {
                                 continue;
                             }
@@ -104,40 +105,49 @@ class FencingTokenTest {
     }
 
     @Test
-    void releasedLockKeepsItsLastFenceForOneLeaseOnlyAndCountsOnFromIt() {
+    void releaseDeletesTheKeyAndTheNextFenceIsStillHigher() {
         RedisLockClient client = newClient();
         long first;
-        try (LockHandle handle = client.acquire(List.of("sku:1:lock"), 0, 5_000)) {
+        try (LockHandle handle = acquire(client, List.of("sku:1:lock"), 0, 5_000)) {
             first = handle.fencingToken();
             assertThat(redis.command("GET", "sku:1:lock")).isEqualTo(handle.token())
                     .isEqualTo(handle.token().substring(0, handle.token().indexOf(':')) + ":" + first);
         }
-        assertThat(redis.command("GET", "sku:1:lock")).isEqualTo("~:" + first);
-        assertThat((Long) redis.command("PTTL", "sku:1:lock")).isBetween(1L, 5_000L);
-        // A marker far ahead of the clock (as after the clock stepped back): the next fence counts on from it.
-        long ahead = first + 3_600_000_000L;
-        redis.command("SET", "sku:1:lock", "~:" + ahead, "PX", "5000");
-        try (LockHandle handle = client.acquire(List.of("sku:1:lock"), 0, 5_000)) {
-            assertThat(handle.fencingToken()).isEqualTo(ahead + 1);
+        assertThat(redis.command("EXISTS", "sku:1:lock")).isEqualTo(0L);
+        try (LockHandle handle = acquire(client, List.of("sku:1:lock"), 0, 5_000)) {
+            assertThat(handle.fencingToken()).isGreaterThan(first);
         }
     }
 
-    private static final String[] K = { "k", KeySlots.queueKey("k"), KeySlots.queueEntriesKey("k") };
+    @Test
+    void fenceIsRedisTimeInMicroseconds() {
+        RedisLockClient client = newClient();
+        List<?> before = (List<?>) redis.command("TIME");
+        long lower = Long.parseLong((String) before.get(0)) * 1_000_000 + Long.parseLong((String) before.get(1));
+        try (LockHandle handle = acquire(client, List.of("sku:2:lock"), 0, 5_000)) {
+            List<?> after = (List<?>) redis.command("TIME");
+            long upper = Long.parseLong((String) after.get(0)) * 1_000_000 + Long.parseLong((String) after.get(1));
+            assertThat(handle.fencingToken()).isBetween(lower, upper);
+        }
+    }
+
+    private static final LockKey K = new LockKey("k");
 
     @Test
     void replayedAcquireSucceedsWithoutCountingTwice() {
-        RedisLockClient client = newClient();
-        long[] first = client.tryAcquire(K, "token-a", 30_000, false);
+        LockProtocol protocol = newClient().protocol();
+        Attempt first = protocol.acquire(K, "token-a", 30_000, null, 0);
         String stored = (String) redis.command("GET", "k");
         // The same command again, as Lettuce replays it after a reconnect or a caller retries a lost reply.
-        long[] replay = client.tryAcquire(K, "token-a", 30_000, false);
-        assertThat(first[0]).isEqualTo(1L);
-        assertThat(replay).containsExactly(1L, first[1]);
-        assertThat(stored).isEqualTo("token-a:" + first[1]);
+        Attempt replay = protocol.acquire(K, "token-a", 30_000, null, 0);
+        assertThat(first.isAcquired()).isTrue();
+        assertThat(replay.isAcquired()).isTrue();
+        assertThat(replay.fence()).isEqualTo(first.fence());
+        assertThat(stored).isEqualTo("token-a:" + first.fence());
         assertThat(redis.command("GET", "k")).isEqualTo(stored);
-        long[] other = client.tryAcquire(K, "token-b", 30_000, false);
-        assertThat(other[0]).isZero();
-        assertThat(other[1]).as("remaining TTL of the holder").isBetween(1L, 30_000L);
+        Attempt other = protocol.acquire(K, "token-b", 30_000, null, 0);
+        assertThat(other.isAcquired()).isFalse();
+        assertThat(other.holderTtlMillis()).as("remaining TTL of the holder").isBetween(1L, 30_000L);
     }
 
     @Test
@@ -146,8 +156,9 @@ class FencingTokenTest {
         // with the same token must succeed rather than wait out our own lease.
         RedisLockClient client = newClient();
         redis.command("SET", "k", "token-c:41", "PX", "30000");
-        long[] retry = client.tryAcquire(K, "token-c", 30_000, false);
-        assertThat(retry).containsExactly(1L, 41L);
+        Attempt retry = client.protocol().acquire(K, "token-c", 30_000, null, 0);
+        assertThat(retry.isAcquired()).isTrue();
+        assertThat(retry.fence()).isEqualTo(41L);
         assertThat(redis.command("GET", "k")).isEqualTo("token-c:41");
     }
 }

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import static io.github.redislock.core.RedisLockClientTestSupport.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The watchdog and the loss signals, on a real Redis that the tests pause, kill and restart. */
@@ -71,10 +72,10 @@ class LeaseRenewalTest {
         RedisLockClient holder = client(null);
         RedisLockClient contender = client(null);
         long start = System.nanoTime();
-        try (LockHandle handle = holder.acquire(List.of("job"), 0, 0, true)) {
+        try (LockHandle handle = acquire(holder, List.of("job"), 0, 0, true)) {
             int attempts = 0;
             while (System.nanoTime() - start < LEASE.multipliedBy(3).toNanos()) {
-                assertThat(RedisLockClientTest.onOtherThread(() -> contender.acquire(List.of("job"), 0, 60_000)))
+                assertThat(RedisLockClientTest.onOtherThread(() -> acquire(contender, List.of("job"), 0, 60_000)))
                         .as("contender got in after %d ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
                         .isNull();
                 attempts++;
@@ -94,7 +95,7 @@ class LeaseRenewalTest {
         RedisLockClient client = client(Executors.newSingleThreadScheduledExecutor(), Duration.ofMinutes(10));
         List<LockHandle> handles = new ArrayList<>();
         for (int i = 0; i < 1_000; i++) {
-            handles.add(client.acquire(List.of("many:" + i), 0, 0, true));
+            handles.add(acquire(client, List.of("many:" + i), 0, 0, true));
         }
         this.redis.command("CONFIG", "RESETSTAT");
         client.renewNow();
@@ -107,7 +108,7 @@ class LeaseRenewalTest {
     @Test
     void renewalNeverTouchesAKeyThatIsNotOursAndSignalsTheLoss() throws Exception {
         RedisLockClient client = client(Executors.newSingleThreadScheduledExecutor());
-        LockHandle handle = client.acquire(List.of("job"), 0, 0, true);
+        LockHandle handle = acquire(client, List.of("job"), 0, 0, true);
         this.redis.command("SET", "job", "someone-else", "PX", "5000");
         client.renewNow();
         Loss loss = this.losses.poll(5, TimeUnit.SECONDS);
@@ -129,7 +130,7 @@ class LeaseRenewalTest {
     void renewalNeverOutlivesTheRelease() throws Exception {
         RedisLockClient client = client(Executors.newSingleThreadScheduledExecutor());
         for (int i = 0; i < 200; i++) {
-            LockHandle handle = client.acquire(List.of("job"), 0, 0, true);
+            LockHandle handle = acquire(client, List.of("job"), 0, 0, true);
             CountDownLatch go = new CountDownLatch(1);
             Thread renewing = new Thread(() -> {
                 awaitQuietly(go);
@@ -149,7 +150,7 @@ class LeaseRenewalTest {
     void starvedRenewalReportsTheLossWithinOneRenewalPeriodOfRunningAgain() throws Exception {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
         RedisLockClient client = client(scheduler);
-        LockHandle handle = client.acquire(List.of("job"), 0, 0, true);
+        LockHandle handle = acquire(client, List.of("job"), 0, 0, true);
         CountDownLatch unblock = new CountDownLatch(1);
         scheduler.execute(() -> awaitQuietly(unblock)); // the renewal thread is starved from here on
         RedisLockClientTestSupport.awaitGone(this.redis, "job");
@@ -167,7 +168,7 @@ class LeaseRenewalTest {
     @Test
     void redisPausedPastTheLeaseIsReportedAsLossWithinOneRenewalPeriodAfterResuming() throws Exception {
         RedisLockClient client = client(null);
-        LockHandle handle = client.acquire(List.of("job"), 0, 0, true);
+        LockHandle handle = acquire(client, List.of("job"), 0, 0, true);
         this.redis.pause();
         long resumed;
         try {
@@ -190,7 +191,7 @@ class LeaseRenewalTest {
     @Test
     void redisKilledAndRestartedMidHoldIsDetectedAsLoss() throws Exception {
         RedisLockClient client = client(null);
-        LockHandle handle = client.acquire(List.of("job"), 0, 0, true);
+        LockHandle handle = acquire(client, List.of("job"), 0, 0, true);
         this.redis.kill();
         this.redis.restart();
         Loss loss = this.losses.poll(10, TimeUnit.SECONDS);
@@ -205,7 +206,7 @@ class LeaseRenewalTest {
     @Test
     void fixedLeaseExpiredBeforeReleaseIsReportedAtRelease() throws Exception {
         RedisLockClient client = client(null);
-        LockHandle handle = client.acquire(List.of("job"), 0, 100, false);
+        LockHandle handle = acquire(client, List.of("job"), 0, 100, false);
         RedisLockClientTestSupport.awaitGone(this.redis, "job");
         handle.close();
         Loss loss = this.losses.poll(5, TimeUnit.SECONDS);

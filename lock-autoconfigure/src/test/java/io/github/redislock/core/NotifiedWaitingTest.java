@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import static io.github.redislock.core.RedisLockClientTestSupport.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Releases hand the lock to the next queued client (a pub/sub message to that client only), which gives it to
@@ -50,7 +52,7 @@ class NotifiedWaitingTest {
         RedisLockClient client = new RedisLockClient(factory, "", Duration.ofSeconds(30), LockLossListener.NONE, null);
         // Timed retries happen only when the holder's lease would run out: on a loaded machine the default
         // one-second safety retry could otherwise be mistaken for a notification, or add attempts.
-        client.maxUnnotifiedWait(Duration.ofSeconds(60));
+        client.waiting().maxUnnotifiedWait(Duration.ofSeconds(60));
         this.clients.add(client);
         return client;
     }
@@ -60,7 +62,7 @@ class NotifiedWaitingTest {
             List<LockHandle> handles) {
         Thread thread = new Thread(() -> {
             try {
-                LockHandle handle = client.acquire(List.of(key), LONG_WAIT, 30_000);
+                LockHandle handle = acquire(client, List.of(key), LONG_WAIT, 30_000);
                 long now = System.nanoTime();
                 synchronized (handles) {
                     handles.add(handle);
@@ -79,7 +81,7 @@ class NotifiedWaitingTest {
     void releaseWakesTheWaiterAtOnceRatherThanAtItsTimedRetry() throws Exception {
         RedisLockClient holderClient = client();
         RedisLockClient waiterClient = client();
-        LockHandle holder = holderClient.acquire(List.of("hot"), 0, 30_000);
+        LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         CompletableFuture<Long> acquiredAt = new CompletableFuture<>();
         List<LockHandle> handles = new ArrayList<>();
         Thread waiter = waiterThread(waiterClient, "hot", acquiredAt, handles);
@@ -96,7 +98,7 @@ class NotifiedWaitingTest {
     void releasesHandTheLockOnInTurnWithoutAnyFailedAttempt() throws Exception {
         RedisLockClient holderClient = client();
         RedisLockClient waiterClient = client();
-        LockHandle holder = holderClient.acquire(List.of("hot"), 0, 30_000);
+        LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         List<CompletableFuture<Long>> acquired = new ArrayList<>();
         List<LockHandle> handles = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
@@ -116,12 +118,14 @@ class NotifiedWaitingTest {
             synchronized (handles) {
                 current = handles.get(handles.size() - 1);
             }
-            assertThat(current.token()).startsWith(waiterClient.clientId() + ":");
+            // Taken over: the key holds the thread's own token, which no other thread can take over again.
+            assertThat(this.redis.command("GET", "hot")).isEqualTo(current.token());
+            assertThat(current.token()).doesNotStartWith(waiterClient.clientId() + ":");
             current.close();
         }
-        // Nine releases, each handing the lock on or leaving it free, and no attempt at all: nobody woke to
-        // find the lock taken.
-        assertThat(scriptCalls()).as((String) this.redis.command("INFO", "commandstats")).isEqualTo(9);
+        // Nine releases, each handing the lock on or deleting it, and eight take-overs, one per hand-off, each
+        // confirmed by Redis: nobody woke to find the lock taken.
+        assertThat(scriptCalls()).as((String) this.redis.command("INFO", "commandstats")).isEqualTo(9 + 8);
         assertThat(LockValues.held(this.redis.command("GET", "hot"))).isFalse();
     }
 
@@ -133,7 +137,7 @@ class NotifiedWaitingTest {
         List<CompletableFuture<Long>> acquired = new ArrayList<>();
         List<LockHandle> handles = new ArrayList<>();
         for (String key : List.of("a", "b", "c")) {
-            holders.add(holderClient.acquire(List.of(key), 0, 30_000));
+            holders.add(acquire(holderClient, List.of(key), 0, 30_000));
             CompletableFuture<Long> future = new CompletableFuture<>();
             acquired.add(future);
             awaitParkedForNotification(waiterThread(waiterClient, key, future, handles));
@@ -149,22 +153,28 @@ class NotifiedWaitingTest {
     }
 
     @Test
-    void aClientWhoseWaitersGaveUpPassesTheLockOn() throws Exception {
+    void aClientWhoseWaitersGaveUpLeavesTheQueueAndPassesOnALockHandedToItMeanwhile() throws Exception {
         RedisLockClient holderClient = client();
         RedisLockClient impatientClient = client();
         RedisLockClient patientClient = client();
-        LockHandle holder = holderClient.acquire(List.of("hot"), 0, 30_000);
-        // First in the queue, then gives up; its queue entry stays valid for a while.
-        assertThat(impatientClient.acquire(List.of("hot"), TimeUnit.MILLISECONDS.toNanos(200), 30_000)).isNull();
+        LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
+        // First in the queue, then gives up: its entry goes at once.
+        assertThat(acquire(impatientClient, List.of("hot"), TimeUnit.MILLISECONDS.toNanos(200), 30_000)).isNull();
+        await().atMost(Duration.ofSeconds(5)).until(() -> listOf(this.redis.command("LRANGE", KeySlots.queueKey("hot"),
+                "0", "-1")).isEmpty());
         CompletableFuture<Long> acquired = new CompletableFuture<>();
         List<LockHandle> handles = new ArrayList<>();
         awaitParkedForNotification(waiterThread(patientClient, "hot", acquired, handles));
-        assertThat(listOf(this.redis.command("LRANGE", KeySlots.queueKey("hot"), "0", "-1")))
-                .containsExactly(impatientClient.clientId(), patientClient.clientId());
+        // A release that hands the lock to the impatient client just as its last waiter left: put its entry back
+        // at the head of the queue.
+        this.redis.command("LPUSH", KeySlots.queueKey("hot"), impatientClient.clientId());
+        this.redis.command("HSET", KeySlots.queueEntriesKey("hot"), impatientClient.clientId(),
+                (System.currentTimeMillis() + 30_000) + ":30000");
         long released = System.nanoTime();
         holder.close();
         assertThat(Duration.ofNanos(acquired.get(10, TimeUnit.SECONDS) - released)).isLessThan(Duration.ofMillis(500));
-        assertThat(handles.get(0).token()).startsWith(patientClient.clientId() + ":");
+        assertThat(handles.get(0).isHeld()).isTrue();
+        assertThat(this.redis.command("GET", "hot")).isEqualTo(handles.get(0).token());
         // The impatient client left the queue when it passed the lock on.
         assertThat(listOf(this.redis.command("LRANGE", KeySlots.queueKey("hot"), "0", "-1")))
                 .containsExactly(patientClient.clientId());
@@ -174,13 +184,13 @@ class NotifiedWaitingTest {
     @Test
     void aQueuedClientThatStoppedRefreshingIsSkipped() {
         RedisLockClient holderClient = client();
-        LockHandle holder = holderClient.acquire(List.of("hot"), 0, 30_000);
+        LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         // A client that queued and then vanished: its entry expired a second ago.
         long expired = System.currentTimeMillis() - 1_000;
         this.redis.command("RPUSH", KeySlots.queueKey("hot"), "gone");
         this.redis.command("HSET", KeySlots.queueEntriesKey("hot"), "gone", expired + ":30000");
         holder.close();
-        assertThat((String) this.redis.command("GET", "hot")).isEqualTo("~:" + holder.fencingToken());
+        assertThat(this.redis.command("EXISTS", "hot")).isEqualTo(0L);
         assertThat(this.redis.command("LLEN", KeySlots.queueKey("hot"))).isEqualTo(0L);
         assertThat(this.redis.command("HLEN", KeySlots.queueEntriesKey("hot"))).isEqualTo(0L);
     }
@@ -189,9 +199,9 @@ class NotifiedWaitingTest {
     void expiryPublishesNothingSoTheWaiterRetriesWhenTheLeaseRunsOut() throws Exception {
         RedisLockClient holderClient = client();
         RedisLockClient waiterClient = client();
-        holderClient.acquire(List.of("hot"), 0, 300); // never released: it expires
+        acquire(holderClient, List.of("hot"), 0, 300); // never released: it expires
         long start = System.nanoTime();
-        LockHandle handle = waiterClient.acquire(List.of("hot"), LONG_WAIT, 30_000);
+        LockHandle handle = acquire(waiterClient, List.of("hot"), LONG_WAIT, 30_000);
         long waited = System.nanoTime() - start;
         assertThat(handle).isNotNull();
         assertThat(Duration.ofNanos(waited)).isBetween(Duration.ofMillis(250), Duration.ofMillis(900));
@@ -202,8 +212,8 @@ class NotifiedWaitingTest {
     void droppedSubscriptionFallsBackToTimedRetriesAndResubscribes() throws Exception {
         RedisLockClient holderClient = client();
         RedisLockClient waiterClient = client();
-        waiterClient.maxUnnotifiedWait(Duration.ofMillis(500));
-        LockHandle holder = holderClient.acquire(List.of("hot"), 0, 30_000);
+        waiterClient.waiting().maxUnnotifiedWait(Duration.ofMillis(500));
+        LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         CompletableFuture<Long> first = new CompletableFuture<>();
         List<LockHandle> handles = new ArrayList<>();
         Thread waiter = waiterThread(waiterClient, "hot", first, handles);
@@ -231,7 +241,7 @@ class NotifiedWaitingTest {
     static void awaitParkedForNotification(Thread thread) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!(thread.getState() == Thread.State.TIMED_WAITING
-                && java.util.concurrent.locks.LockSupport.getBlocker(thread) instanceof HandoffReceiver.Waiter)) {
+                && java.util.concurrent.locks.LockSupport.getBlocker(thread) instanceof Line)) {
             assertThat(System.nanoTime()).as("waiter never parked").isLessThan(deadline);
             Thread.onSpinWait();
         }

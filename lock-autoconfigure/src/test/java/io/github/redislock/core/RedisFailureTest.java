@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import static io.github.redislock.core.RedisLockClientTestSupport.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,7 +29,7 @@ class RedisFailureTest {
                 RedisLockClient client = new RedisLockClient(connections, "");
                 redis.stop();
                 long start = System.nanoTime();
-                assertThatThrownBy(() -> client.acquire(List.of("sku:1:lock"), 0, 30_000))
+                assertThatThrownBy(() -> acquire(client, List.of("sku:1:lock"), 0, 30_000))
                         .isInstanceOf(LockException.class).hasMessageContaining("sku:1:lock")
                         .hasCauseInstanceOf(DataAccessException.class);
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(COMMAND_TIMEOUT.multipliedBy(4));
@@ -45,11 +46,11 @@ class RedisFailureTest {
             LettuceConnectionFactory connections = TestConnections.lettuce(redis, COMMAND_TIMEOUT);
             try {
                 RedisLockClient client = new RedisLockClient(connections, "");
-                client.acquire(List.of("warm-up"), 0, 1_000).close();
+                acquire(client, List.of("warm-up"), 0, 1_000).close();
                 redis.pause();
                 long start = System.nanoTime();
                 try {
-                    assertThatThrownBy(() -> client.acquire(List.of("sku:2:lock"), 0, 200))
+                    assertThatThrownBy(() -> acquire(client, List.of("sku:2:lock"), 0, 200))
                             .isInstanceOf(LockException.class).hasMessageContaining("sku:2:lock")
                             .hasCauseInstanceOf(DataAccessException.class);
                     Duration took = Duration.ofNanos(System.nanoTime() - start);
@@ -62,7 +63,7 @@ class RedisFailureTest {
                 // The timed-out SET may still have run once Redis woke up; it carries the lease, so the key is
                 // free again after at most that long.
                 RedisLockClientTestSupport.awaitGone(redis, "sku:2:lock");
-                try (LockHandle handle = client.acquire(List.of("sku:2:lock"), 0, 30_000)) {
+                try (LockHandle handle = acquire(client, List.of("sku:2:lock"), 0, 30_000)) {
                     assertThat(handle).isNotNull();
                 }
             }
@@ -85,10 +86,10 @@ class RedisFailureTest {
             connections.start();
             try {
                 RedisLockClient client = new RedisLockClient(connections, "");
-                assertThatThrownBy(() -> client.acquire(List.of("k"), 0, 1_000)).isInstanceOf(LockException.class)
+                assertThatThrownBy(() -> acquire(client, List.of("k"), 0, 1_000)).isInstanceOf(LockException.class)
                         .hasMessageContaining("'k'");
                 redis.restart();
-                try (LockHandle handle = client.acquire(List.of("k"), 0, 1_000)) {
+                try (LockHandle handle = acquire(client, List.of("k"), 0, 1_000)) {
                     assertThat(handle).isNotNull();
                 }
             }
@@ -104,7 +105,7 @@ class RedisFailureTest {
             LettuceConnectionFactory connections = TestConnections.lettuce(redis, COMMAND_TIMEOUT);
             try {
                 RedisLockClient client = new RedisLockClient(connections, "");
-                LockHandle handle = client.acquire(List.of("k"), 0, 30_000);
+                LockHandle handle = acquire(client, List.of("k"), 0, 30_000);
                 redis.pause();
                 try {
                     assertThatThrownBy(handle::close).isInstanceOf(LockException.class).hasMessageContaining("'k'");

@@ -2,6 +2,7 @@ package io.github.redislock.core;
 
 import io.github.redislock.LockValues;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import static io.github.redislock.core.RedisLockClientTestSupport.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -51,7 +53,7 @@ class RedisLockClientTest {
 
     @Test
     void acquireStoresTokenUnderExactKeyWithLeaseAsTtl() {
-        try (LockHandle handle = client.acquire(List.of("sku:42:lock"), NO_WAIT, 30_000)) {
+        try (LockHandle handle = acquire(client, List.of("sku:42:lock"), NO_WAIT, 30_000)) {
             assertThat(handle).isNotNull();
             assertThat(redis.command("GET", "sku:42:lock")).isEqualTo(handle.token());
             long ttl = (Long) redis.command("PTTL", "sku:42:lock");
@@ -64,7 +66,7 @@ class RedisLockClientTest {
     @Test
     void keyPrefixIsPrepended() {
         RedisLockClient prefixed = new RedisLockClient(connections, "app:");
-        try (LockHandle handle = prefixed.acquire(List.of(prefixed.redisKey("sku:1", "sku:1")), NO_WAIT, 1_000)) {
+        try (LockHandle handle = acquire(prefixed, List.of("sku:1"), NO_WAIT, 1_000)) {
             assertThat(handle.key()).isEqualTo("app:sku:1");
             assertThat(LockValues.held(redis.command("GET", "app:sku:1"))).isTrue();
         }
@@ -73,10 +75,10 @@ class RedisLockClientTest {
     @Test
     void tokensAreFreshAndCarryAtLeast122RandomBits() {
         String first;
-        try (LockHandle handle = client.acquire(List.of("k"), NO_WAIT, 1_000)) {
+        try (LockHandle handle = acquire(client, List.of("k"), NO_WAIT, 1_000)) {
             first = handle.token();
         }
-        try (LockHandle handle = client.acquire(List.of("k"), NO_WAIT, 1_000)) {
+        try (LockHandle handle = acquire(client, List.of("k"), NO_WAIT, 1_000)) {
             assertThat(handle.token()).isNotEqualTo(first);
             // 22 URL-safe Base64 characters = 132 bits of encoding for 128 random bits.
             assertThat(handle.token()).matches("[A-Za-z0-9_-]{22}:" + handle.fencingToken());
@@ -85,9 +87,9 @@ class RedisLockClientTest {
 
     @Test
     void zeroWaitFailsAtOnceWhenTaken() {
-        try (LockHandle holder = client.acquire(List.of("k"), NO_WAIT, 30_000)) {
+        try (LockHandle holder = acquire(client, List.of("k"), NO_WAIT, 30_000)) {
             long start = System.nanoTime();
-            assertThat(onOtherThread(() -> client.acquire(List.of("k"), NO_WAIT, 30_000))).isNull();
+            assertThat(onOtherThread(() -> acquire(client, List.of("k"), NO_WAIT, 30_000))).isNull();
             // One round trip, no waiting: far below the first backoff pause's upper bound of any real wait.
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
             assertThat(redis.command("GET", "k")).isEqualTo(holder.token());
@@ -96,11 +98,11 @@ class RedisLockClientTest {
 
     @Test
     void waiterGetsLockOnceHolderReleases() throws Exception {
-        LockHandle holder = client.acquire(List.of("k"), NO_WAIT, 30_000);
+        LockHandle holder = acquire(client, List.of("k"), NO_WAIT, 30_000);
         CompletableFuture<LockHandle> waiter = new CompletableFuture<>();
         Thread thread = new Thread(() -> {
             try {
-                waiter.complete(client.acquire(List.of("k"), TimeUnit.SECONDS.toNanos(20), 30_000));
+                waiter.complete(acquire(client, List.of("k"), TimeUnit.SECONDS.toNanos(20), 30_000));
             }
             catch (Throwable ex) {
                 waiter.completeExceptionally(ex);
@@ -118,9 +120,9 @@ class RedisLockClientTest {
 
     @Test
     void waiterGivesUpWhenWaitRunsOut() {
-        try (LockHandle holder = client.acquire(List.of("k"), NO_WAIT, 30_000)) {
+        try (LockHandle holder = acquire(client, List.of("k"), NO_WAIT, 30_000)) {
             long start = System.nanoTime();
-            assertThat(onOtherThread(() -> client.acquire(List.of("k"), TimeUnit.MILLISECONDS.toNanos(150), 30_000)))
+            assertThat(onOtherThread(() -> acquire(client, List.of("k"), TimeUnit.MILLISECONDS.toNanos(150), 30_000)))
                     .isNull();
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(150));
         }
@@ -130,10 +132,10 @@ class RedisLockClientTest {
     void releaseLeavesAnotherHoldersLockInPlaceAfterLeaseExpired() {
         // The seeds' scenario: A's fixed lease runs out while A still works; B takes the lock; A finishes and
         // releases. A plain DEL would delete B's lock; compare-and-delete must not.
-        LockHandle first = client.acquire(List.of("k"), NO_WAIT, 100);
+        LockHandle first = acquire(client, List.of("k"), NO_WAIT, 100);
         awaitExpiry("k");
         assertThat(first.isHeld()).isFalse();
-        LockHandle second = onOtherThread(() -> client.acquire(List.of("k"), NO_WAIT, 30_000));
+        LockHandle second = onOtherThread(() -> acquire(client, List.of("k"), NO_WAIT, 30_000));
         assertThat(second).isNotNull();
         first.close();
         assertThat(redis.command("GET", "k")).isEqualTo(second.token());
@@ -144,9 +146,9 @@ class RedisLockClientTest {
 
     @Test
     void releaseWorksAfterScriptCacheWasFlushed() {
-        LockHandle warmUp = client.acquire(List.of("k"), NO_WAIT, 30_000);
+        LockHandle warmUp = acquire(client, List.of("k"), NO_WAIT, 30_000);
         warmUp.close();
-        LockHandle handle = client.acquire(List.of("k"), NO_WAIT, 30_000);
+        LockHandle handle = acquire(client, List.of("k"), NO_WAIT, 30_000);
         redis.command("SCRIPT", "FLUSH");
         handle.close();
         assertThat(LockValues.held(redis.command("GET", "k"))).isFalse();
@@ -154,9 +156,9 @@ class RedisLockClientTest {
 
     @Test
     void closingTwiceIsHarmless() {
-        LockHandle handle = client.acquire(List.of("k"), NO_WAIT, 30_000);
+        LockHandle handle = acquire(client, List.of("k"), NO_WAIT, 30_000);
         handle.close();
-        LockHandle other = onOtherThread(() -> client.acquire(List.of("k"), NO_WAIT, 30_000));
+        LockHandle other = onOtherThread(() -> acquire(client, List.of("k"), NO_WAIT, 30_000));
         handle.close();
         assertThat(redis.command("GET", "k")).isEqualTo(other.token());
         other.close();
@@ -164,12 +166,12 @@ class RedisLockClientTest {
 
     @Test
     void severalKeysAreAllOrNothing() {
-        try (LockHandle blocker = client.acquire(List.of("b"), NO_WAIT, 30_000)) {
-            assertThat(onOtherThread(() -> client.acquire(List.of("a", "b", "c"), NO_WAIT, 30_000))).isNull();
+        try (LockHandle blocker = acquire(client, List.of("b"), NO_WAIT, 30_000)) {
+            assertThat(onOtherThread(() -> acquire(client, List.of("a", "b", "c"), NO_WAIT, 30_000))).isNull();
             assertThat(LockValues.held(redis.command("GET", "a"))).isFalse();
             assertThat(LockValues.held(redis.command("GET", "c"))).isFalse();
         }
-        try (LockHandle all = client.acquire(List.of("a", "b", "c"), NO_WAIT, 30_000)) {
+        try (LockHandle all = acquire(client, List.of("a", "b", "c"), NO_WAIT, 30_000)) {
             assertThat(all.key()).isEqualTo("a,b,c");
             String owner = all.token().substring(0, all.token().indexOf(':'));
             assertThat((List<?>) redis.command("MGET", "a", "b", "c")).allSatisfy(
@@ -182,15 +184,24 @@ assertThat(LockValues.held(redis.command("GET", "c"))).as("c").isFalse();
 
     @Test
     void invalidKeysFailBeforeRedis() {
-        assertThatThrownBy(() -> client.redisKey("", "sku:#id")).isInstanceOf(LockException.class)
-                .hasMessageContaining("sku:#id");
-        assertThatThrownBy(() -> client.redisKey(null, "sku:#id")).isInstanceOf(LockException.class);
+        assertThatThrownBy(() -> acquire(client, List.of(""), NO_WAIT, 1_000)).isInstanceOf(LockException.class)
+                .hasMessageContaining("null or empty");
+        assertThatThrownBy(() -> acquire(client, Collections.singletonList(null), NO_WAIT, 1_000))
+                .isInstanceOf(LockException.class);
         String tooLong = "x".repeat(LockKeys.MAX_KEY_BYTES + 1);
-        assertThatThrownBy(() -> client.redisKey(tooLong, "long:#name")).isInstanceOf(LockException.class)
-                .hasMessageContaining("long:#name").hasMessageContaining("512 bytes");
-        assertThat(client.redisKey("x".repeat(LockKeys.MAX_KEY_BYTES), "ok")).hasSize(LockKeys.MAX_KEY_BYTES);
+        assertThatThrownBy(() -> acquire(client, List.of(tooLong), NO_WAIT, 1_000)).isInstanceOf(LockException.class)
+                .hasMessageContaining(tooLong.substring(0, 64)).hasMessageContaining("512 bytes");
+        String longest = "x".repeat(LockKeys.MAX_KEY_BYTES);
+        try (LockHandle handle = acquire(client, List.of(longest), NO_WAIT, 1_000)) {
+            assertThat(handle.key()).hasSize(LockKeys.MAX_KEY_BYTES);
+        }
         // 171 three-byte characters = 513 bytes.
-        assertThatThrownBy(() -> client.redisKey("锁".repeat(171), "wide")).isInstanceOf(LockException.class);
+        assertThatThrownBy(() -> acquire(client, List.of("锁".repeat(171)), NO_WAIT, 1_000))
+                .isInstanceOf(LockException.class);
+        // Half an emoji: its UTF-8 bytes would not be the key compared here.
+        assertThatThrownBy(() -> acquire(client, List.of("sku:" + "😀".substring(0, 1)), NO_WAIT, 1_000))
+                .isInstanceOf(LockException.class).hasMessageContaining("lone surrogate");
+        assertThat(redis.command("DBSIZE")).isEqualTo(0L);
     }
 
     /** Runs an acquisition on another thread: the same thread would re-enter a lock it holds. */

@@ -1,9 +1,16 @@
 package io.github.redislock.core;
 
-import io.github.redislock.LockValues;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import org.jspecify.annotations.Nullable;
+
+import io.github.redislock.LockHandle;
+import io.github.redislock.LockNotAcquiredException;
+import io.github.redislock.LockRequest;
+import io.github.redislock.LockValues;
 import io.github.redislock.testsupport.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -11,6 +18,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class RedisLockClientTestSupport {
 
     private RedisLockClientTestSupport() {
+    }
+
+    /** Takes the keys with a fixed lease; {@code null} when they stayed taken for the whole wait. */
+    static @Nullable LockHandle acquire(RedisLockClient client, List<String> keys, long waitNanos, long leaseMillis) {
+        return acquire(client, keys, waitNanos, leaseMillis, false);
+    }
+
+    /** Takes the keys, renewed or with a fixed lease; {@code null} when they stayed taken for the whole wait. */
+    static @Nullable LockHandle acquire(RedisLockClient client, List<String> keys, long waitNanos, long leaseMillis,
+            boolean renew) {
+        try {
+            return client.acquire(LockRequest.of(keys, Duration.ofNanos(waitNanos),
+                    renew ? null : Duration.ofMillis(leaseMillis)));
+        }
+        catch (LockNotAcquiredException ex) {
+            return null;
+        }
     }
 
     /** Polls Redis until the key no longer exists (expired or deleted); fails after 10 s. */

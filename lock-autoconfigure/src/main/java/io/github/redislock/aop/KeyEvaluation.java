@@ -1,4 +1,4 @@
-package io.github.redislock.key;
+package io.github.redislock.aop;
 
 import java.lang.reflect.Method;
 
@@ -14,7 +14,7 @@ import org.springframework.expression.EvaluationContext;
  * is built only if a template needs it: keys made of literals and plain parameter references never pay
  * for one.
  */
-public final class KeyEvaluation {
+final class KeyEvaluation {
 
     private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
 
@@ -30,7 +30,7 @@ public final class KeyEvaluation {
 
     private EvaluationContext context;
 
-    public KeyEvaluation(Method method, Object[] args, Object target, Class<?> targetClass, BeanFactory beanFactory) {
+    KeyEvaluation(Method method, Object[] args, Object target, Class<?> targetClass, BeanFactory beanFactory) {
         this.method = method;
         this.args = args;
         this.target = target;

@@ -1,4 +1,4 @@
-package io.github.redislock.key;
+package io.github.redislock.aop;
 
 import java.lang.reflect.Array;
 import java.util.ArrayList;
@@ -17,7 +17,7 @@ import org.springframework.expression.Expression;
  * Every failure names the template and the method it belongs to: a part that is {@code null} or empty, an
  * empty collection, or an expression that throws.
  */
-public final class KeyTemplate {
+final class KeyTemplate {
 
     private final String source;
 
@@ -41,12 +41,12 @@ public final class KeyTemplate {
     }
 
     /** The template as written in the annotation. */
-    public String source() {
+    String source() {
         return this.source;
     }
 
     /** Adds the key (or keys, for collection-valued parts) this template yields for one call. */
-    public void resolve(KeyEvaluation evaluation, List<String> keys) {
+    void resolve(KeyEvaluation evaluation, List<String> keys) {
         StringBuilder single = new StringBuilder(this.literalLength + 16);
         List<StringBuilder> many = null;
         for (Segment segment : this.segments) {

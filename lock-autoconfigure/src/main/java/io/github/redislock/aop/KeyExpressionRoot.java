@@ -1,4 +1,4 @@
-package io.github.redislock.key;
+package io.github.redislock.aop;
 
 import java.lang.reflect.Method;
 
@@ -6,7 +6,7 @@ import java.lang.reflect.Method;
  * The root object of key expressions: {@code #{methodName}}, {@code #{targetClass.simpleName}},
  * {@code #{args[0]}}. Arguments are also variables: {@code #id}, {@code #p0}, {@code #a0}.
  */
-public final class KeyExpressionRoot {
+final class KeyExpressionRoot {
 
     private final Method method;
 

@@ -1,4 +1,4 @@
-package io.github.redislock.key;
+package io.github.redislock.aop;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;

@@ -1,23 +1,21 @@
-package io.github.redislock.core;
+package io.github.redislock;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 
-import io.github.redislock.LockHandle;
-
 /**
- * The stack of locks guarding the work the current thread is doing, maintained by the front ends around the
- * guarded call and read by {@code LockContext} and the transaction commit check. Internal API.
+ * The stack of locks guarding the work the current thread is doing, kept by {@link LockedCall} around the
+ * guarded call and read through {@link LockContext}.
  */
-public final class ThreadLocks {
+final class ThreadLocks {
 
     private static final ThreadLocal<Deque<LockHandle>> HELD = new ThreadLocal<>();
 
     private ThreadLocks() {
     }
 
-    public static void push(LockHandle handle) {
+    static void push(LockHandle handle) {
         Deque<LockHandle> held = HELD.get();
         if (held == null) {
             held = new ArrayDeque<>(4);
@@ -26,7 +24,7 @@ public final class ThreadLocks {
         held.addLast(handle);
     }
 
-    public static void pop(LockHandle handle) {
+    static void pop(LockHandle handle) {
         Deque<LockHandle> held = HELD.get();
         if (held != null) {
             held.removeLastOccurrence(handle);
@@ -36,12 +34,12 @@ public final class ThreadLocks {
         }
     }
 
-    public static LockHandle innermost() {
+    static LockHandle innermost() {
         Deque<LockHandle> held = HELD.get();
         return (held != null) ? held.peekLast() : null;
     }
 
-    public static List<LockHandle> all() {
+    static List<LockHandle> all() {
         Deque<LockHandle> held = HELD.get();
         return (held != null) ? List.copyOf(held) : List.of();
     }

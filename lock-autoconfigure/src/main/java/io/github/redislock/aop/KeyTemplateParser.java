@@ -1,4 +1,4 @@
-package io.github.redislock.key;
+package io.github.redislock.aop;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -26,7 +26,7 @@ import org.springframework.expression.spel.standard.SpelExpressionParser;
  * Every variable must be a parameter of the method (or {@code #root}/{@code #this}) and every
  * {@code @bean} must exist, so a typo fails at start-up instead of at the first call.
  */
-public final class KeyTemplateParser {
+final class KeyTemplateParser {
 
     private static final SpelExpressionParser PARSER = new SpelExpressionParser();
 
@@ -35,7 +35,7 @@ public final class KeyTemplateParser {
     private final BeanFactory beanFactory;
 
     /** @param beanFactory used to check {@code @bean} references; may be {@code null} to skip that check */
-    public KeyTemplateParser(BeanFactory beanFactory) {
+    KeyTemplateParser(BeanFactory beanFactory) {
         this.beanFactory = beanFactory;
     }
 
@@ -45,7 +45,7 @@ public final class KeyTemplateParser {
      * @param origin the method in {@code Class#method} form, for messages
      * @throws IllegalArgumentException describing the first problem found
      */
-    public KeyTemplate parse(String source, Method method, String origin) {
+    KeyTemplate parse(String source, Method method, String origin) {
         if (source == null || source.isBlank()) {
             throw new IllegalArgumentException("a key must not be empty");
         }

@@ -1,0 +1,120 @@
+package io.github.redislock;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeSet;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What to lock and how: one or more keys, how long to wait for them, and a fixed lease or a renewed one.
+ * Immutable and checked when built, so that every way into the lock (the annotation, the template, a
+ * {@link LockProvider}) sees the same rules:
+ * <ul>
+ * <li>keys: at least one, none {@code null} or empty; duplicates collapse, and several keys are taken in
+ * lexicographic order, so that callers naming the same keys in different orders cannot deadlock;</li>
+ * <li>wait time: zero (one attempt) or more; longer than about 292 years counts as "as long as it takes";</li>
+ * <li>lease time: {@code null} for a lease renewed while the lock is held, otherwise at least 1 ms, fixed.</li>
+ * </ul>
+ * The keys are lock names: the provider adds its key prefix ({@code redis-lock.key-prefix}).
+ */
+public final class LockRequest {
+
+    private final List<String> keys;
+
+    private final Duration waitTime;
+
+    private final @Nullable Duration leaseTime;
+
+    private final long waitNanos;
+
+    private LockRequest(List<String> keys, Duration waitTime, @Nullable Duration leaseTime) {
+        this.keys = keys;
+        this.waitTime = waitTime;
+        this.leaseTime = leaseTime;
+        this.waitNanos = saturatedNanos(waitTime);
+    }
+
+    /**
+     * One key.
+     * @throws LockException if the key is {@code null} or empty
+     * @throws IllegalArgumentException if the wait time is {@code null} or negative, or the lease shorter than 1 ms
+     */
+    public static LockRequest of(String key, Duration waitTime, @Nullable Duration leaseTime) {
+        checkKey(key);
+        return new LockRequest(List.of(key), checkWait(waitTime), checkLease(leaseTime));
+    }
+
+    /**
+     * Several keys, all taken before the work runs and released together.
+     * @throws LockException if there are no keys, or one is {@code null} or empty
+     * @throws IllegalArgumentException if the wait time is {@code null} or negative, or the lease shorter than 1 ms
+     */
+    public static LockRequest of(Collection<String> keys, Duration waitTime, @Nullable Duration leaseTime) {
+        if (keys == null || keys.isEmpty()) {
+            throw new LockException("No lock key given");
+        }
+        TreeSet<String> ordered = new TreeSet<>();
+        for (String key : keys) {
+            checkKey(key);
+            ordered.add(key);
+        }
+        return new LockRequest(List.copyOf(ordered), checkWait(waitTime), checkLease(leaseTime));
+    }
+
+    private static void checkKey(@Nullable String key) {
+        if (key == null || key.isEmpty()) {
+            throw new LockException("Lock key is null or empty");
+        }
+    }
+
+    private static Duration checkWait(@Nullable Duration waitTime) {
+        if (waitTime == null || waitTime.isNegative()) {
+            throw new IllegalArgumentException("waitTime must be zero or more: " + waitTime);
+        }
+        return waitTime;
+    }
+
+    private static @Nullable Duration checkLease(@Nullable Duration leaseTime) {
+        if (leaseTime != null && (leaseTime.isNegative() || leaseTime.compareTo(Duration.ofMillis(1)) < 0)) {
+            throw new IllegalArgumentException("leaseTime must be at least 1 ms: " + leaseTime);
+        }
+        return leaseTime;
+    }
+
+    /** {@link Duration#toNanos()} without overflow: beyond {@code Long.MAX_VALUE} ns, as long as it takes. */
+    private static long saturatedNanos(Duration duration) {
+        return (duration.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0) ? Long.MAX_VALUE : duration.toNanos();
+    }
+
+    /** The lock names, distinct, in the order they are taken. */
+    public List<String> keys() {
+        return this.keys;
+    }
+
+    public Duration waitTime() {
+        return this.waitTime;
+    }
+
+    /** The wait time in nanoseconds, {@code Long.MAX_VALUE} for "as long as it takes". */
+    public long waitNanos() {
+        return this.waitNanos;
+    }
+
+    /** The fixed lease, or {@code null} when the lease is renewed while the lock is held. */
+    public @Nullable Duration leaseTime() {
+        return this.leaseTime;
+    }
+
+    /** Whether the lease is renewed while the lock is held (no fixed lease was given). */
+    public boolean isRenewed() {
+        return this.leaseTime == null;
+    }
+
+    @Override
+    public String toString() {
+        return "LockRequest" + this.keys + " wait " + this.waitTime + ", lease "
+                + ((this.leaseTime != null) ? this.leaseTime : "renewed");
+    }
+}

@@ -1,0 +1,119 @@
+package io.github.redislock.aop;
+
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.github.redislock.DistributedLockTemplate;
+import io.github.redislock.LockNotAcquiredException;
+import io.github.redislock.annotation.OnLockFailure;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+
+/**
+ * The interceptor behind {@code @DistributedLock}, a thin adapter over {@link DistributedLockTemplate}: find
+ * the method's parsed {@link LockOperation}, resolve its keys into a request, and let the template take the
+ * locks, run the method and release. What the method throws travels through the template wrapped (as
+ * Spring's {@code CacheInterceptor} does), so that a {@link LockNotAcquiredException} reaching this class is
+ * always about this method's own locks, and then handled the way the annotation says.
+ */
+final class DistributedLockInterceptor implements MethodInterceptor {
+
+    private static final Log logger = LogFactory.getLog(DistributedLockInterceptor.class);
+
+    private final LockOperationSource operations;
+
+    private final Supplier<DistributedLockTemplate> templateSupplier;
+
+    private final @Nullable BeanFactory beanFactory;
+
+    private volatile @Nullable DistributedLockTemplate template;
+
+    /**
+     * @param templateSupplier looked up on first use, so that creating the advisor early (as the proxy
+     * machinery does) does not drag the Redis connection factory into early initialisation
+     */
+    DistributedLockInterceptor(LockOperationSource operations, Supplier<DistributedLockTemplate> templateSupplier,
+            @Nullable BeanFactory beanFactory) {
+        this.operations = operations;
+        this.templateSupplier = templateSupplier;
+        this.beanFactory = beanFactory;
+    }
+
+    @Override
+    public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+        Object target = invocation.getThis();
+        Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target) : null;
+        LockOperation operation = this.operations.getOperation(invocation.getMethod(), targetClass);
+        if (operation == null) {
+            return invocation.proceed();
+        }
+        KeyEvaluation evaluation = new KeyEvaluation(invocation.getMethod(), invocation.getArguments(), target,
+                targetClass, this.beanFactory);
+        try {
+            return template().execute(operation.request(evaluation), () -> proceed(invocation));
+        }
+        catch (ThrowableWrapper wrapper) {
+            throw wrapper.unwrap();
+        }
+        catch (LockNotAcquiredException ex) {
+            return notAcquired(operation, invocation, ex);
+        }
+    }
+
+    private static @Nullable Object proceed(MethodInvocation invocation) {
+        try {
+            return invocation.proceed();
+        }
+        catch (Throwable ex) {
+            throw new ThrowableWrapper(ex);
+        }
+    }
+
+    private @Nullable Object notAcquired(LockOperation operation, MethodInvocation invocation,
+            LockNotAcquiredException failure) throws Throwable {
+        if (operation.fallback() != null) {
+            return operation.fallback().invoke(invocation.getThis(), invocation.getArguments(), failure);
+        }
+        if (operation.onFailure() == OnLockFailure.SKIP) {
+            if (logger.isDebugEnabled()) {
+                logger.debug("Skipped " + operation.origin() + ": " + failure.getMessage());
+            }
+            return operation.returnsOptional() ? Optional.empty() : null;
+        }
+        throw failure;
+    }
+
+    private DistributedLockTemplate template() {
+        DistributedLockTemplate current = this.template;
+        if (current == null) {
+            current = this.templateSupplier.get();
+            this.template = current;
+        }
+        return current;
+    }
+
+    /** Carries whatever the method threw through the template, untouched. */
+    @SuppressWarnings("serial")
+    private static final class ThrowableWrapper extends RuntimeException {
+
+        ThrowableWrapper(Throwable original) {
+            super(original.getMessage(), original, false, false);
+        }
+
+        /** The method's own exception, with what happened on release attached (a failed release). */
+        Throwable unwrap() {
+            Throwable original = getCause();
+            for (Throwable suppressed : getSuppressed()) {
+                original.addSuppressed(suppressed);
+            }
+            return original;
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package io.github.redislock.core;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+
+import io.lettuce.core.cluster.RedisClusterClient;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * The channel on which releases tell this application that a lock was handed to it: names, the publish
+ * command the release script must use, and the one subscription, opened on first need.
+ * <ul>
+ * <li>A standalone server: one channel per application, {@code redis-lock:handoff:<client id>}.</li>
+ * <li>Redis Cluster: one channel per application and hash slot, named in the lock key's slot so that the
+ * release script may publish on it.</li>
+ * <li>Redis Cluster 7 or later on Lettuce: those channels are sharded ({@code SSUBSCRIBE}/{@code SPUBLISH}),
+ * so a message stays on its lock's node. Spring Data Redis has no sharded subscriptions; other client
+ * libraries subscribe the plain way.</li>
+ * </ul>
+ * A message is the lock key. It reaches the listener on the client library's I/O thread, which must not
+ * block. Messages only make waiting fast: a waiter that misses one finds the hand-off at its next timed
+ * look at Redis.
+ */
+final class HandoffChannel implements AutoCloseable {
+
+    private static final Log logger = LogFactory.getLog(HandoffChannel.class);
+
+    private final RedisConnectionFactory connectionFactory;
+
+    private final LockCommands redis;
+
+    private final boolean clustered;
+
+    private final String clientId;
+
+    private final Executor executor;
+
+    private final Consumer<String> listener;
+
+    /** Whether messages go by sharded pub/sub; {@code null} until first needed. */
+    private volatile @Nullable Boolean sharded;
+
+    /** Guarded by {@code this}. */
+    private @Nullable HandoffSubscription subscription;
+
+    /**
+     * @param executor where a sharded subscription is renewed after its slot moved
+     * @param listener told the lock key of every hand-off to this application
+     */
+    HandoffChannel(RedisConnectionFactory connectionFactory, LockCommands redis, boolean clustered, String clientId,
+            Executor executor, Consumer<String> listener) {
+        this.connectionFactory = connectionFactory;
+        this.redis = redis;
+        this.clustered = clustered;
+        this.clientId = clientId;
+        this.executor = executor;
+        this.listener = listener;
+    }
+
+    boolean clustered() {
+        return this.clustered;
+    }
+
+    /** The start of the channel names for the key's slot; a client id completes it. */
+    String prefix(String key) {
+        return KeySlots.handoffChannelPrefix(key, this.clustered);
+    }
+
+    /** {@code SPUBLISH} where the channel is sharded, else {@code PUBLISH}. */
+    String publishCommand() {
+        return sharded() ? "SPUBLISH" : "PUBLISH";
+    }
+
+    /**
+     * Makes sure this application hears hand-offs of the key. Never throws: without a subscription waiters
+     * fall back to timed looks at Redis.
+     * @return true when the channel was not listened to until now, so a hand-off sent before was missed
+     */
+    boolean listen(String key) {
+        HandoffSubscription subscription;
+        synchronized (this) {
+            if (this.subscription == null) {
+                try {
+                    this.subscription = open();
+                }
+                catch (RuntimeException ex) {
+                    logger.warn("Could not open the lock hand-off subscription; waiting locks fall back to timed "
+                            + "retries", ex);
+                    return true;
+                }
+            }
+            subscription = this.subscription;
+        }
+        return subscription.subscribe(prefix(key) + this.clientId);
+    }
+
+    private HandoffSubscription open() {
+        Consumer<byte[]> messages = (message) -> this.listener.accept(new String(message, StandardCharsets.UTF_8));
+        if (sharded()) {
+            RedisClusterClient client = (RedisClusterClient) ((LettuceConnectionFactory) this.connectionFactory)
+                .getRequiredNativeClient();
+            return new ShardedHandoffSubscription(client, messages, this.executor);
+        }
+        return new PlainHandoffSubscription(this.connectionFactory, messages);
+    }
+
+    /**
+     * Sharded in a cluster of Redis 7 or later, on Lettuce. Decided once, on first need, by asking the
+     * servers for their version.
+     */
+    private boolean sharded() {
+        Boolean sharded = this.sharded;
+        if (sharded == null) {
+            sharded = this.clustered && RedisVersion.atLeast(this.redis.serverVersion(), 7, 0);
+            this.sharded = sharded;
+        }
+        return sharded;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (this.subscription != null) {
+            this.subscription.close();
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package io.github.redislock.core;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.LockSupport;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The threads of this application waiting for one key, first come first served, and what the application
+ * knows of its place in the key's Redis queue. All of a line's state is guarded by the line itself and
+ * changed only through these methods; {@link Waiting} describes the states and transitions.
+ */
+final class Line {
+
+    private final ArrayDeque<Thread> waiters = new ArrayDeque<>();
+
+    /** Removed from {@link Waiting}'s map: nobody may join it any more. */
+    private boolean retired;
+
+    /** Whether this application (most likely) has an entry in the key's Redis queue. */
+    private boolean queued;
+
+    /** Hand-off messages received for the key. */
+    private long handoffs;
+
+    /** {@link #handoffs} when the first waiter last sent an attempt: a difference is a hand-off to take over. */
+    private long handoffsSeen;
+
+    /** When the first waiter should next look at Redis ({@link System#nanoTime()}), or 0: at once. */
+    private long nextTryAt;
+
+    /** Puts the current thread at the back; false if the line was retired (join the one replacing it). */
+    synchronized boolean join() {
+        if (this.retired) {
+            return false;
+        }
+        this.waiters.addLast(Thread.currentThread());
+        return true;
+    }
+
+    synchronized boolean hasWaiters() {
+        return !this.waiters.isEmpty();
+    }
+
+    /**
+     * Whether the current thread is first and due to send an attempt: a hand-off arrived since the last
+     * one, or its timer ran out. If so, the attempt is counted as sent now.
+     */
+    synchronized boolean startAttempt(long now) {
+        if (this.waiters.peekFirst() != Thread.currentThread()
+                || (this.handoffs == this.handoffsSeen && now - this.nextTryAt < 0)) {
+            return false;
+        }
+        this.handoffsSeen = this.handoffs;
+        return true;
+    }
+
+    /**
+     * The first waiter's attempt found the key taken and queued this application. The next attempt is due
+     * at {@code nextTryAt}, or at once if a hand-off arrived while the attempt was on its way.
+     */
+    synchronized void taken(long nextTryAt) {
+        this.queued = true;
+        this.nextTryAt = nextTryAt;
+    }
+
+    /** How long the current thread may park: the first until its attempt is due, the others up to the bound. */
+    synchronized long parkNanos(long now, long bound) {
+        if (this.waiters.peekFirst() != Thread.currentThread()) {
+            return bound;
+        }
+        return (this.handoffs != this.handoffsSeen) ? 0 : Math.min(bound, this.nextTryAt - now);
+    }
+
+    /** A hand-off message: wakes the first waiter to take it over; false when nobody here waits. */
+    synchronized boolean handedOver() {
+        this.handoffs++;
+        Thread first = this.waiters.peekFirst();
+        if (first == null) {
+            return false;
+        }
+        LockSupport.unpark(first);
+        return true;
+    }
+
+    /** Our own release changed the key: the first waiter, if any, looks at Redis at once. */
+    synchronized boolean tryNow() {
+        this.nextTryAt = 0;
+        Thread first = this.waiters.peekFirst();
+        if (first != null) {
+            LockSupport.unpark(first);
+        }
+        return first != null;
+    }
+
+    /**
+     * Takes the current thread out of the line; the new first one, if any, carries on (a hand-off not yet
+     * taken over is now its to take).
+     * @return true when the line is now empty while this application is still queued, so the queue entry
+     * (and any hand-off to this application) must be given up
+     */
+    synchronized boolean leave() {
+        boolean first = this.waiters.peekFirst() == Thread.currentThread();
+        this.waiters.remove(Thread.currentThread());
+        Thread next = this.waiters.peekFirst();
+        if (next != null) {
+            if (first) {
+                LockSupport.unpark(next);
+            }
+            return false;
+        }
+        return this.queued;
+    }
+
+    /**
+     * A release by a thread here: whether it also gives up the queue entry, because nobody here waits. If
+     * so the application counts as no longer queued.
+     */
+    synchronized boolean releaseLeaves() {
+        if (this.queued && this.waiters.isEmpty()) {
+            this.queued = false;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * The application gave up its queue entry ({@link #releaseLeaves} or after {@link #leave}): whether a
+     * thread joined meanwhile, whose entry may just have been removed with it.
+     */
+    synchronized boolean leftQueue() {
+        this.queued = false;
+        return tryNowIfWaiting();
+    }
+
+    private boolean tryNowIfWaiting() {
+        return !this.waiters.isEmpty() && tryNow();
+    }
+
+    /** Retires the line if it has nothing left to remember: no waiter and no queue entry. */
+    synchronized boolean retireIfIdle() {
+        this.retired = this.waiters.isEmpty() && !this.queued;
+        return this.retired;
+    }
+
+    /** The first waiting thread, for tests. */
+    synchronized @Nullable Thread first() {
+        return this.waiters.peekFirst();
+    }
+}

@@ -1,0 +1,158 @@
+package io.github.redislock.core;
+
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.github.redislock.LockException;
+
+/**
+ * {@link LockProtocol} on one Redis, standalone or cluster: the Java side of {@code acquire.lua},
+ * {@code unlock.lua} and {@code renew.lua} (their arguments and replies), and the one place where a Redis
+ * failure becomes a {@link LockException}.
+ */
+final class RedisLockProtocol implements LockProtocol {
+
+    private static final Log logger = LogFactory.getLog(RedisLockProtocol.class);
+
+    private static final long ACQUIRED = 1;
+
+    private static final long HANDED_OVER = 2;
+
+    /** When an abandoned attempt is released once more, on transports that do not keep order. */
+    private static final long ABANDON_AGAIN_MILLIS = 1000;
+
+    private final LockCommands redis;
+
+    private final HandoffChannel channel;
+
+    private final ScheduledExecutorService scheduler;
+
+    RedisLockProtocol(LockCommands redis, HandoffChannel channel, ScheduledExecutorService scheduler) {
+        this.redis = redis;
+        this.channel = channel;
+        this.scheduler = scheduler;
+    }
+
+    @Override
+    public Attempt acquire(LockKey key, String token, long leaseMillis, @Nullable String clientId,
+            long queueEntryMillis) {
+        String[] args = (clientId != null)
+                ? new String[] { token, Long.toString(leaseMillis), clientId, Long.toString(queueEntryMillis) }
+                : new String[] { token, Long.toString(leaseMillis) };
+        long sentAt = System.nanoTime();
+        List<?> reply;
+        try {
+            reply = this.redis.acquire(key.scriptKeys, args);
+        }
+        catch (RuntimeException ex) {
+            // The script may still run (a stalled server, a reconnect replaying it): undo it.
+            abandon(key, token);
+            throw failure("acquiring", key.name, ex);
+        }
+        if (reply == null || reply.size() != 2) {
+            throw new LockException("Unexpected reply while acquiring lock '" + key + "': " + reply);
+        }
+        long status = ((Number) reply.get(0)).longValue();
+        long value = ((Number) reply.get(1)).longValue();
+        return (status == ACQUIRED || status == HANDED_OVER) ? Attempt.acquired(value, status == HANDED_OVER, sentAt)
+                : Attempt.taken(value, sentAt);
+    }
+
+    @Override
+    public boolean release(LockKey key, String value, @Nullable String leavingClientId) {
+        Long released;
+        try {
+            released = this.redis.release(key.scriptKeys, releaseArgs(key, value, leavingClientId));
+        }
+        catch (RuntimeException ex) {
+            throw failure("releasing", key.name, ex);
+        }
+        return released != null && released == 1L;
+    }
+
+    @Override
+    public boolean[] renew(List<HeldLock> locks, long leaseMillis) {
+        String[] keys = new String[locks.size()];
+        String[] args = new String[locks.size() + 1];
+        args[0] = Long.toString(leaseMillis);
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = locks.get(i).key.name;
+            args[i + 1] = locks.get(i).value;
+        }
+        List<?> reply;
+        try {
+            reply = this.redis.renew(keys, args);
+        }
+        catch (RuntimeException ex) {
+            throw failure("renewing", keys[0], ex);
+        }
+        boolean[] extended = new boolean[keys.length];
+        for (int i = 0; i < extended.length; i++) {
+            extended[i] = reply != null && ((Number) reply.get(i)).longValue() == 1L;
+        }
+        return extended;
+    }
+
+    @Override
+    public @Nullable String read(String key) {
+        try {
+            return this.redis.get(key);
+        }
+        catch (RuntimeException ex) {
+            throw failure("checking", key, ex);
+        }
+    }
+
+    @Override
+    public void abandon(LockKey key, String token) {
+        String[] args = releaseArgs(key, LockValue.anyFenceOf(token), null);
+        if (this.redis.keepsOrder()) {
+            // Redis runs one connection's commands in order: this release runs after the attempt, if that ever runs.
+            this.redis.releaseBehind(key.scriptKeys, args);
+            return;
+        }
+        // A pooled connection per command: the attempt may still be on its way over another connection. Release
+        // now, and once more when it has surely run or been dropped with its connection.
+        Runnable release = () -> {
+            try {
+                this.redis.release(key.scriptKeys, args);
+            }
+            catch (RuntimeException ex) {
+                logger.debug("Could not undo an abandoned attempt on lock '" + key + "'", ex);
+            }
+        };
+        try {
+            this.scheduler.execute(release);
+            this.scheduler.schedule(release, ABANDON_AGAIN_MILLIS, TimeUnit.MILLISECONDS);
+        }
+        catch (RuntimeException ex) {
+            logger.debug("Could not schedule the undo of an abandoned attempt on lock '" + key + "'", ex);
+        }
+    }
+
+    /**
+     * unlock.lua's arguments: the value, then what a hand-off needs where the script's defaults (standalone
+     * channel names, plain PUBLISH) do not fit, then the leaving client's id. The common case, a standalone
+     * server and nobody here waiting, sends the value alone.
+     */
+    private String[] releaseArgs(LockKey key, String value, @Nullable String leavingClientId) {
+        if (leavingClientId == null && !this.channel.clustered()) {
+            return new String[] { value };
+        }
+        String prefix = this.channel.prefix(key.name);
+        String publish = this.channel.publishCommand();
+        return (leavingClientId != null) ? new String[] { value, prefix, publish, leavingClientId }
+                : new String[] { value, prefix, publish };
+    }
+
+    private static LockException failure(String action, String key, RuntimeException ex) {
+        String consequence = action.equals("releasing") ? "; it expires when its lease ends" : "";
+        return new LockException("Redis failed while " + action + " lock '" + key + "'" + consequence + ": "
+                + ex.getMessage(), ex);
+    }
+}

@@ -1,0 +1,259 @@
+package io.github.redislock.core;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.github.redislock.LockException;
+
+/**
+ * Attempts and waiting for one application (one {@link RedisLockClient}): its threads that wait for a key
+ * stand in one local {@link Line}; the application as a whole holds one entry in the key's Redis queue; a
+ * release hands the lock to the application at the head of that queue, by storing the application's id as
+ * the owner and publishing the key on its {@link HandoffChannel}, and the first thread of the line takes it
+ * over with its next attempt. Redis alone decides who gets a lock: taking over rewrites the value to the
+ * thread's own token in the attempt's round trip, so no two threads can take over the same hand-off, and a
+ * hand-off is only ever used as Redis confirms it, with its lease counted from that confirmation.
+ * <p>
+ * Per key, this application is in one of these states; the transitions are caused by a thread arriving or
+ * giving up, a reply of {@code acquire.lua} ({@code 1} free, {@code 2} taken over, {@code 0} taken), a
+ * hand-off message, or a release by a thread here:
+ * <pre>
+ * state            event                                   next state
+ * idle             wait 0: one attempt, never queues       held by T (1) / idle (0)
+ * idle             T may wait: joins the line first        trying
+ * trying           reply 1 or 2                            held by T (others stay waiting)
+ * trying           reply 0: the application is queued     waiting
+ * waiting          timer (holder's TTL, at most 1 s)       trying   (refreshes the queue entry)
+ * waiting          hand-off message                        handed over
+ * handed over      first waiter wakes and attempts         trying   (reply 2)
+ * handed over      nobody waits                            leaving
+ * waiting/trying   last waiter gives up while queued       leaving
+ * held by T        T releases, someone waits here          released: handed to the next application
+ *                                                          in the Redis queue (possibly this one)
+ * held by T        T releases, nobody waits here           leaving (the release takes the entry out)
+ * leaving          entry out; a thread joined meanwhile    trying at once
+ * leaving          entry out; nobody here                  idle
+ * </pre>
+ * "Leaving" runs {@code unlock.lua} with this application's id: it takes the queue entry out and passes a
+ * hand-off that reached the application on to the next one, so a key is never left handed to nobody. Only
+ * the first waiter talks to Redis; a thread that joins its line before its first attempt is seen by every
+ * release here, which is what keeps a key from sitting free while this application waits for it. Messages
+ * only make this fast: the first waiter looks at Redis when the holder's lease would end and at least once
+ * per {@link #maxUnnotifiedWait}, which also finds a hand-off whose message was lost and keeps the queue
+ * entry (valid three times that long) alive.
+ */
+final class Waiting {
+
+    private static final Log logger = LogFactory.getLog(Waiting.class);
+
+    private final LockProtocol protocol;
+
+    private final String clientId;
+
+    /** Runs the give-up of a queue entry, never on the thread that delivered a message. */
+    private final Executor executor;
+
+    private final Map<String, Line> lines = new ConcurrentHashMap<>();
+
+    private final HandoffChannel channel;
+
+    /** Longest a first waiter goes without looking at Redis (bounds the cost of a lost message). */
+    private volatile long maxUnnotifiedWaitNanos = TimeUnit.SECONDS.toNanos(1);
+
+    /** @param channel the channel whose messages reach {@link #handedOver} */
+    Waiting(LockProtocol protocol, HandoffChannel channel, String clientId, Executor executor) {
+        this.protocol = protocol;
+        this.channel = channel;
+        this.clientId = clientId;
+        this.executor = executor;
+    }
+
+    /**
+     * Takes the key for the token, waiting until the deadline.
+     * @return the acquired attempt, or {@code null} when the key stayed taken
+     * @throws LockException if Redis fails or the thread is interrupted (nothing is then held)
+     */
+    @Nullable Attempt acquire(LockKey key, String token, long leaseMillis, long deadline) {
+        if (deadline - System.nanoTime() <= 0) {
+            return tryOnce(key, token, leaseMillis);
+        }
+        Line line = join(key);
+        try {
+            while (true) {
+                Attempt attempt = tryIfFirst(line, key, token, leaseMillis);
+                if (attempt != null) {
+                    acquired(key, line);
+                    return attempt;
+                }
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    giveUp(key, line);
+                    return null;
+                }
+                park(key, line, remaining);
+            }
+        }
+        catch (RuntimeException ex) {
+            giveUp(key, line);
+            throw ex;
+        }
+    }
+
+    /** Wait 0: one attempt that neither queues nor takes over; threads already waiting here come first. */
+    private @Nullable Attempt tryOnce(LockKey key, String token, long leaseMillis) {
+        Line line = this.lines.get(key.name);
+        if (line != null && line.hasWaiters()) {
+            return null;
+        }
+        Attempt attempt = this.protocol.acquire(key, token, leaseMillis, null, 0);
+        return attempt.isAcquired() ? attempt : null;
+    }
+
+    /** Step 1: stand in the line before the first attempt, and listen for hand-offs of the key. */
+    private Line join(LockKey key) {
+        while (true) {
+            Line line = this.lines.computeIfAbsent(key.name, (name) -> new Line());
+            if (line.join()) {
+                if (this.channel.listen(key.name)) {
+                    // Not listened to until now: a hand-off may have been missed; look at Redis.
+                    line.tryNow();
+                }
+                return line;
+            }
+            // Retired just now: join the line that replaces it.
+        }
+    }
+
+    /** Step 2: the first waiter attempts when due (a hand-off arrived, or its timer ran out). */
+    private @Nullable Attempt tryIfFirst(Line line, LockKey key, String token, long leaseMillis) {
+        if (!line.startAttempt(System.nanoTime())) {
+            return null;
+        }
+        Attempt attempt = this.protocol.acquire(key, token, leaseMillis, this.clientId, queueEntryMillis());
+        if (attempt.isAcquired()) {
+            return attempt;
+        }
+        line.taken(System.nanoTime() + untilHolderExpires(attempt.holderTtlMillis()));
+        return null;
+    }
+
+    /** Step 3: park until a hand-off, the next timed look at Redis, becoming first, or the deadline. */
+    private void park(LockKey key, Line line, long remaining) {
+        long nanos = Math.min(remaining, line.parkNanos(System.nanoTime(), this.maxUnnotifiedWaitNanos));
+        if (nanos > 0) {
+            LockSupport.parkNanos(line, nanos);
+        }
+        if (Thread.interrupted()) {
+            Thread.currentThread().interrupt();
+            throw new LockException("Interrupted while waiting for lock '" + key + "'");
+        }
+    }
+
+    /** Step 4a: acquired. The next waiter, if any, carries on; the queue entry stays for the release to end. */
+    private void acquired(LockKey key, Line line) {
+        line.leave();
+        retireIfIdle(key.name, line);
+    }
+
+    /** Step 4b: gave up (time out, interrupt, failure). The last waiter of a queued application leaves. */
+    private void giveUp(LockKey key, Line line) {
+        if (line.leave()) {
+            this.executor.execute(() -> leaveQueue(key, line));
+        }
+        else {
+            retireIfIdle(key.name, line);
+        }
+    }
+
+    /**
+     * A hand-off message (on the I/O thread): the first waiter takes it over. With nobody waiting here, it is
+     * passed on to the next application.
+     */
+    void handedOver(String keyName) {
+        Line line = this.lines.get(keyName);
+        if (line == null || !line.handedOver()) {
+            LockKey key = new LockKey(keyName);
+            this.executor.execute(() -> leaveQueue(key, (line != null) ? line : new Line()));
+        }
+    }
+
+    /**
+     * Releases a lock a thread here holds. If nobody here waits for the key the release also takes this
+     * application out of the key's queue; a thread that joined meanwhile then looks at Redis at once, as its
+     * queue entry may have gone with it.
+     * @return true when released or handed on, false when the key was no longer ours
+     */
+    boolean release(LockKey key, String value) {
+        Line line = this.lines.get(key.name);
+        boolean leaving = line != null && line.releaseLeaves();
+        try {
+            return this.protocol.release(key, value, leaving ? this.clientId : null);
+        }
+        finally {
+            if (leaving && !line.leftQueue()) {
+                retireIfIdle(key.name, line);
+            }
+        }
+    }
+
+    /**
+     * Takes this application out of the key's queue and passes on any hand-off to it, unless a thread joined
+     * the line meanwhile: that one takes over instead.
+     */
+    private void leaveQueue(LockKey key, Line line) {
+        if (line.tryNow()) {
+            return;
+        }
+        try {
+            this.protocol.release(key, LockValue.anyFenceOf(this.clientId), this.clientId);
+        }
+        catch (LockException ex) {
+            logger.warn("Could not leave the queue of lock '" + key + "'; the entry expires by itself and a lock "
+                    + "handed to this application meanwhile expires with its lease", ex);
+        }
+        if (!line.leftQueue()) {
+            retireIfIdle(key.name, line);
+        }
+    }
+
+    private void retireIfIdle(String keyName, Line line) {
+        if (line.retireIfIdle()) {
+            this.lines.remove(keyName, line);
+        }
+    }
+
+    /**
+     * How long to wait for a hand-off before looking at Redis anyway: until the holder's lease runs out (an
+     * expiry hands nothing on), with jitter so applications do not all look at the same instant, and never
+     * longer than the bound, in case a message was lost and to keep the queue entry fresh.
+     */
+    private long untilHolderExpires(long ttlMillis) {
+        long ttl = (ttlMillis > 0) ? TimeUnit.MILLISECONDS.toNanos(ttlMillis) : 0;
+        long jitter = ThreadLocalRandom.current().nextLong(TimeUnit.MILLISECONDS.toNanos(2) + 1);
+        return Math.min(ttl + jitter, this.maxUnnotifiedWaitNanos);
+    }
+
+    /** A queue entry outlives three missed refreshes. */
+    private long queueEntryMillis() {
+        return Math.max(1000, 3 * TimeUnit.NANOSECONDS.toMillis(this.maxUnnotifiedWaitNanos));
+    }
+
+    /** Tests: how long a first waiter may go without a hand-off before looking at Redis anyway. */
+    void maxUnnotifiedWait(Duration wait) {
+        this.maxUnnotifiedWaitNanos = wait.toNanos();
+    }
+
+    /** Tests: the line of a key, if threads here wait for it or the application is queued. */
+    @Nullable Line line(String keyName) {
+        return this.lines.get(keyName);
+    }
+}
