@@ -2,6 +2,8 @@ package io.github.redislock.aop;
 
 import java.lang.reflect.Method;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
@@ -30,7 +32,8 @@ final class KeyEvaluation {
 
     private EvaluationContext context;
 
-    KeyEvaluation(Method method, Object[] args, Object target, Class<?> targetClass, BeanFactory beanFactory) {
+    KeyEvaluation(Method method, @Nullable Object[] args, @Nullable Object target, @Nullable Class<?> targetClass,
+            @Nullable BeanFactory beanFactory) {
         this.method = method;
         this.args = args;
         this.target = target;

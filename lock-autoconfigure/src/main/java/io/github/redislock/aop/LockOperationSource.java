@@ -16,6 +16,8 @@ import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.annotation.OnLockFailure;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.convert.DurationStyle;
@@ -85,7 +87,7 @@ public final class LockOperationSource {
     }
 
     /** The operation for a method invoked on the target class, or {@code null} if it is not locked. */
-    LockOperation getOperation(Method method, Class<?> targetClass) {
+    @Nullable LockOperation getOperation(Method method, @Nullable Class<?> targetClass) {
         MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
         LockOperation operation = this.operations.get(cacheKey);
         if (operation == null) {
@@ -95,7 +97,7 @@ public final class LockOperationSource {
         return (operation != NONE) ? operation : null;
     }
 
-    private LockOperation parse(Method method, Class<?> targetClass) {
+    private @Nullable LockOperation parse(Method method, @Nullable Class<?> targetClass) {
         Method specific = BridgeMethodResolver.findBridgedMethod(
                 (targetClass != null) ? AopUtils.getMostSpecificMethod(method, targetClass) : method);
         DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);

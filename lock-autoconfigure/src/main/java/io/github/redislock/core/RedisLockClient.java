@@ -199,10 +199,10 @@ public final class RedisLockClient implements LockProvider, AutoCloseable {
         }
         this.held.remove(lock.key.name, lock);
         this.renewer.unregister(lock);
-        if (!lock.markReleased()) {
-            return; // already found lost (and signalled); the key is not ours to release
-        }
-        if (!this.waiting.release(lock.key, lock.value)) {
+        // A lock already found lost (and signalled) is released all the same: the script leaves a key holding
+        // another value alone, and takes this application out of the key's queue if nobody here waits.
+        boolean wasHeld = lock.markReleased();
+        if (!this.waiting.release(lock.key, lock.value) && wasHeld) {
             lock.lostBeforeRelease();
             this.loss.lost(lock, LockLossDetection.RELEASE);
         }
