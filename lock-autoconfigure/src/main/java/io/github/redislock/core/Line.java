@@ -26,7 +26,10 @@ final class Line {
     /** {@link #handoffs} when the first waiter last sent an attempt: a difference is a hand-off to take over. */
     private long handoffsSeen;
 
-    /** When the first waiter should next look at Redis ({@link System#nanoTime()}), or 0: at once. */
+    /** Whether the first waiter should look at Redis at once, whatever {@link #nextTryAt} says. */
+    private boolean due = true;
+
+    /** When the first waiter should next look at Redis ({@link System#nanoTime()}). */
     private long nextTryAt;
 
     /** Puts the current thread at the back; false if the line was retired (join the one replacing it). */
@@ -48,9 +51,10 @@ final class Line {
      */
     synchronized boolean startAttempt(long now) {
         if (this.waiters.peekFirst() != Thread.currentThread()
-                || (this.handoffs == this.handoffsSeen && now - this.nextTryAt < 0)) {
+                || (!this.due && this.handoffs == this.handoffsSeen && now - this.nextTryAt < 0)) {
             return false;
         }
+        this.due = false;
         this.handoffsSeen = this.handoffs;
         return true;
     }
@@ -69,7 +73,7 @@ final class Line {
         if (this.waiters.peekFirst() != Thread.currentThread()) {
             return bound;
         }
-        return (this.handoffs != this.handoffsSeen) ? 0 : Math.min(bound, this.nextTryAt - now);
+        return (this.due || this.handoffs != this.handoffsSeen) ? 0 : Math.min(bound, this.nextTryAt - now);
     }
 
     /** A hand-off message: wakes the first waiter to take it over; false when nobody here waits. */
@@ -85,7 +89,7 @@ final class Line {
 
     /** Our own release changed the key: the first waiter, if any, looks at Redis at once. */
     synchronized boolean tryNow() {
-        this.nextTryAt = 0;
+        this.due = true;
         Thread first = this.waiters.peekFirst();
         if (first != null) {
             LockSupport.unpark(first);
