@@ -182,6 +182,75 @@ class NotifiedWaitingTest {
     }
 
     @Test
+    void aHandOffIsTakenOverOnlyAsRedisConfirmsItWithALeaseCountedFromThen() throws Exception {
+        RedisLockClient holderClient = client();
+        RedisLockClient waiterClient = client();
+        LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
+        CompletableFuture<Long> acquired = new CompletableFuture<>();
+        List<LockHandle> handles = new ArrayList<>();
+        awaitParkedForNotification(waiterThread(waiterClient, "hot", acquired, handles));
+        // A hand-off to the waiting application with 2 s left of the lease the release set, then its message.
+        this.redis.command("SET", "hot", waiterClient.clientId() + ":123", "PX", "2000");
+        this.redis.command("PUBLISH", KeySlots.handoffChannelPrefix("hot", false) + waiterClient.clientId(), "hot");
+        acquired.get(10, TimeUnit.SECONDS);
+        LockHandle handle = handles.get(0);
+        assertThat(handle.fencingToken()).isEqualTo(123L);
+        assertThat(this.redis.command("GET", "hot")).isEqualTo(handle.token());
+        assertThat(handle.token()).doesNotStartWith(waiterClient.clientId());
+        // The waiter's own 30 s lease, set when Redis confirmed the take-over, not what was left of the hand-off.
+        assertThat((Long) this.redis.command("PTTL", "hot")).isGreaterThan(2_000L);
+        assertThat(holder.isHeld()).isTrue(); // it was overwritten behind its back: its release finds that out
+        holder.close();
+        assertThat(holder.isLost()).isTrue();
+        assertThat(this.redis.command("GET", "hot")).isEqualTo(handle.token());
+        handle.close();
+    }
+
+    @Test
+    void aHandOffThatExpiredBeforeItsTakeOverIsNotUsed() throws Exception {
+        RedisLockClient waiterClient = client();
+        this.redis.command("SET", "hot", "someone:1", "PX", "30000");
+        CompletableFuture<Long> acquired = new CompletableFuture<>();
+        List<LockHandle> handles = new ArrayList<>();
+        awaitParkedForNotification(waiterThread(waiterClient, "hot", acquired, handles));
+        // Handed to the waiting application, but gone before the message arrives (a frozen JVM, say).
+        this.redis.command("SET", "hot", waiterClient.clientId() + ":123", "PX", "1");
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.redis.command("EXISTS", "hot").equals(0L));
+        this.redis.command("PUBLISH", KeySlots.handoffChannelPrefix("hot", false) + waiterClient.clientId(), "hot");
+        acquired.get(10, TimeUnit.SECONDS);
+        LockHandle handle = handles.get(0);
+        // Taken free, with a fresh fence and the key holding the thread's own token; nothing of the expired
+        // hand-off was trusted.
+        assertThat(handle.fencingToken()).isGreaterThan(123L);
+        assertThat(this.redis.command("GET", "hot")).isEqualTo(handle.token());
+        handle.close();
+    }
+
+    @Test
+    void twoWaitingThreadsOfOneApplicationTakeAHandOffOverOneAtATime() throws Exception {
+        RedisLockClient holderClient = client();
+        RedisLockClient waiterClient = client();
+        LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
+        List<CompletableFuture<Long>> acquired = List.of(new CompletableFuture<>(), new CompletableFuture<>());
+        List<LockHandle> handles = new ArrayList<>();
+        awaitParkedForNotification(waiterThread(waiterClient, "hot", acquired.get(0), handles));
+        awaitParkedForNotification(waiterThread(waiterClient, "hot", acquired.get(1), handles));
+        holder.close();
+        acquired.get(0).get(10, TimeUnit.SECONDS);
+        LockHandle first = handles.get(0);
+        // The same hand-off's message again: the second thread looks at Redis and finds the key its neighbour's.
+        this.redis.command("PUBLISH", KeySlots.handoffChannelPrefix("hot", false) + waiterClient.clientId(), "hot");
+        assertThat(acquired.get(1)).failsWithin(Duration.ofMillis(300));
+        assertThat(this.redis.command("GET", "hot")).isEqualTo(first.token());
+        first.close();
+        acquired.get(1).get(10, TimeUnit.SECONDS);
+        LockHandle second = handles.get(1);
+        assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+        assertThat(this.redis.command("GET", "hot")).isEqualTo(second.token());
+        second.close();
+    }
+
+    @Test
     void aQueuedClientThatStoppedRefreshingIsSkipped() {
         RedisLockClient holderClient = client();
         LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
