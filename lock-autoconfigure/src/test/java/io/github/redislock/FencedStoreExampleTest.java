@@ -2,7 +2,6 @@ package io.github.redislock;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import io.github.redislock.support.LockContexts;
 import io.github.redislock.testsupport.RedisServerExtension;
@@ -10,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The README's fencing example, run for real: a holder pauses past its lease (a GC pause, a stalled VM), the
@@ -67,11 +67,8 @@ class FencedStoreExampleTest {
     }
 
     private static void awaitGone(String key) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (LockValues.held(redis.command("GET", key))) {
-            assertThat(System.nanoTime()).isLessThan(deadline);
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-        }
+        await("key " + key + " to go away").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+                .until(() -> !LockValues.held(redis.command("GET", key)));
     }
 
     private static void join(Thread thread) {

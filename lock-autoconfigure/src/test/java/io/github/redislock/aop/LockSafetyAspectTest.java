@@ -13,7 +13,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import io.github.redislock.LockContext;
 import io.github.redislock.LockHandle;
@@ -35,6 +34,7 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
 
 /** Reentrancy, LockContext, lease-loss policy and multi-key ordering through the annotation. */
 class LockSafetyAspectTest {
@@ -268,10 +268,8 @@ assertThat(LockValues.held(redis.command("GET", "acct:b"))).as("acct:b").isFalse
         public boolean keyDeletedWhileRunning(long id, Events events) {
             LockHandle handle = LockContext.current().orElseThrow();
             redis.command("DEL", "gone:" + id);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (events.received.isEmpty() && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-            }
+            await("the lock loss event").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> !events.received.isEmpty());
             return handle.isHeld();
         }
 
@@ -305,10 +303,8 @@ assertThat(LockValues.held(redis.command("GET", "acct:b"))).as("acct:b").isFalse
         }
 
         private static void awaitGone(String key) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (LockValues.held(redis.command("GET", key)) && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
-            }
+            await("key " + key + " to go away").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(2))
+                    .until(() -> !LockValues.held(redis.command("GET", key)));
         }
     }
 

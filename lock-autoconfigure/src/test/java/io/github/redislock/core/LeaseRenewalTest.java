@@ -30,6 +30,9 @@ class LeaseRenewalTest {
 
     private static final Duration LEASE = Duration.ofMillis(600);
 
+    /** The lease of the ticked tests: so long that only the test's ticks and PEXPIREs change a TTL. */
+    private static final Duration LONG_LEASE = Duration.ofSeconds(30);
+
     private RedisServer redis;
 
     private final List<LettuceConnectionFactory> factories = new ArrayList<>();
@@ -103,6 +106,103 @@ class LeaseRenewalTest {
         assertThat(scriptCalls(stats)).isEqualTo(1);
         assertThat(stats).contains("cmdstat_pexpire:calls=1000");
         handles.forEach(LockHandle::close);
+    }
+
+    @Test
+    void oneTickRenewsEveryHeldRenewedLockInOneScriptRun() {
+        ManualScheduler scheduler = new ManualScheduler();
+        RedisLockClient client = client(scheduler, LONG_LEASE);
+        List<String> keys = List.of("a", "b", "c");
+        List<LockHandle> handles = new ArrayList<>();
+        for (String key : keys) {
+            handles.add(acquire(client, List.of(key), 0, 0, true));
+        }
+        assertThat(scheduler.periods()).as("one renewal task, every third of the lease")
+                .containsExactly(Duration.ofSeconds(10));
+        for (int round = 1; round <= 2; round++) {
+            for (String key : keys) {
+                this.redis.command("PEXPIRE", key, "1000");
+            }
+            this.redis.command("CONFIG", "RESETSTAT");
+            scheduler.tick();
+            String stats = (String) this.redis.command("INFO", "commandstats");
+            assertThat(scriptCalls(stats)).as("script runs in tick %d", round).isEqualTo(1);
+            assertThat(stats).contains("cmdstat_pexpire:calls=3,");
+            for (int i = 0; i < keys.size(); i++) {
+                assertThat(this.redis.command("GET", keys.get(i))).isEqualTo(handles.get(i).token());
+                assertThat((Long) this.redis.command("PTTL", keys.get(i))).as("PTTL of %s", keys.get(i))
+                        .isBetween(LONG_LEASE.minusSeconds(1).toMillis(), LONG_LEASE.toMillis());
+            }
+        }
+        assertThat(handles).allMatch(LockHandle::isHeld);
+        handles.forEach(LockHandle::close);
+        assertThat(this.losses).isEmpty();
+    }
+
+    @Test
+    void tickAfterTheKeyWasDeletedBehindOurBackMarksTheLockLostAndSignalsOnce() {
+        ManualScheduler scheduler = new ManualScheduler();
+        RedisLockClient client = client(scheduler, LONG_LEASE);
+        LockHandle handle = acquire(client, List.of("job"), 0, 0, true);
+        this.redis.command("DEL", "job");
+        assertThat(handle.isHeld()).as("nothing has looked at Redis yet").isTrue();
+        scheduler.tick();
+        assertThat(handle.isHeld()).isFalse();
+        assertThat(handle.isLost()).isTrue();
+        assertThat(this.losses).singleElement().satisfies((loss) -> {
+            assertThat(loss.key()).isEqualTo("job");
+            assertThat(loss.token()).isEqualTo(handle.token());
+            assertThat(loss.fence()).isEqualTo(handle.fencingToken());
+            assertThat(loss.detection()).isEqualTo(LockLossDetection.RENEWAL);
+        });
+        scheduler.tick();
+        handle.close();
+        scheduler.tick();
+        assertThat(this.losses).as("the loss is signalled once").hasSize(1);
+        assertThat(this.redis.command("EXISTS", "job")).as("renewal never recreates a key").isEqualTo(0L);
+    }
+
+    @Test
+    void tickAfterCloseNeitherRenewsNorRecreatesTheKey() {
+        ManualScheduler scheduler = new ManualScheduler();
+        RedisLockClient client = client(scheduler, LONG_LEASE);
+        LockHandle kept = acquire(client, List.of("kept"), 0, 0, true);
+        LockHandle closed = acquire(client, List.of("closed"), 0, 0, true);
+        closed.close();
+        assertThat(this.redis.command("EXISTS", "closed")).isEqualTo(0L);
+        this.redis.command("CONFIG", "RESETSTAT");
+        scheduler.tick();
+        assertThat((String) this.redis.command("INFO", "commandstats"))
+                .as("only the lock still held is renewed").contains("cmdstat_pexpire:calls=1,");
+        assertThat(this.redis.command("EXISTS", "closed")).isEqualTo(0L);
+        kept.close();
+        this.redis.command("CONFIG", "RESETSTAT");
+        scheduler.tick();
+        String stats = (String) this.redis.command("INFO", "commandstats");
+        assertThat(scriptCalls(stats)).as("nothing left to renew, nothing sent").isZero();
+        assertThat(this.redis.command("DBSIZE")).isEqualTo(0L);
+        assertThat(this.losses).isEmpty();
+    }
+
+    @Test
+    void fixedLeaseLocksAreNeverRenewedByTicks() {
+        ManualScheduler scheduler = new ManualScheduler();
+        RedisLockClient client = client(scheduler, LONG_LEASE);
+        LockHandle fixed = acquire(client, List.of("fixed"), 0, LONG_LEASE.toMillis());
+        assertThat(scheduler.periods()).as("no renewal task for fixed leases alone").isEmpty();
+        LockHandle renewed = acquire(client, List.of("renewed"), 0, 0, true);
+        this.redis.command("PEXPIRE", "fixed", "5000");
+        this.redis.command("PEXPIRE", "renewed", "5000");
+        this.redis.command("CONFIG", "RESETSTAT");
+        scheduler.tick();
+        scheduler.tick();
+        assertThat((String) this.redis.command("INFO", "commandstats")).contains("cmdstat_pexpire:calls=2,");
+        assertThat((Long) this.redis.command("PTTL", "fixed")).isBetween(0L, 5000L);
+        assertThat((Long) this.redis.command("PTTL", "renewed")).isGreaterThan(5000L);
+        assertThat(fixed.isHeld()).isTrue();
+        fixed.close();
+        renewed.close();
+        assertThat(this.losses).isEmpty();
     }
 
     @Test

@@ -308,12 +308,10 @@ class NotifiedWaitingTest {
 
     /** Waits until the thread sleeps waiting for a release notification (not in a Redis call). */
     static void awaitParkedForNotification(Thread thread) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!(thread.getState() == Thread.State.TIMED_WAITING
-                && java.util.concurrent.locks.LockSupport.getBlocker(thread) instanceof Line)) {
-            assertThat(System.nanoTime()).as("waiter never parked").isLessThan(deadline);
-            Thread.onSpinWait();
-        }
+        await("the waiter to park for a notification").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(1))
+                .until(() -> thread.getState() == Thread.State.TIMED_WAITING
+                        && java.util.concurrent.locks.LockSupport.getBlocker(thread) instanceof Line);
     }
 
     private static List<Object> listOf(Object reply) {

@@ -6,7 +6,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
@@ -22,6 +21,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import static io.github.redislock.core.RedisLockClientTestSupport.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 class RedisLockClientTest {
 
@@ -216,19 +216,13 @@ assertThat(LockValues.held(redis.command("GET", "c"))).as("c").isFalse();
 
     /** Waits until the thread is parked in a backoff pause, i.e. it has tried and failed at least once. */
     static void awaitBackingOff(Thread thread) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (thread.getState() != Thread.State.TIMED_WAITING) {
-            assertThat(System.nanoTime()).as("waiter never started backing off").isLessThan(deadline);
-            LockSupport.parkNanos(100_000);
-        }
+        await("the waiter to back off").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+                .until(() -> thread.getState() == Thread.State.TIMED_WAITING);
     }
 
     /** Waits until Redis itself has expired the key (PTTL is -2). */
     static void awaitExpiry(String key) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while ((Long) redis.command("PTTL", key) != -2L) {
-            assertThat(System.nanoTime()).as("key never expired").isLessThan(deadline);
-            LockSupport.parkNanos(1_000_000);
-        }
+        await("key " + key + " to expire").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+                .until(() -> (Long) redis.command("PTTL", key) == -2L);
     }
 }

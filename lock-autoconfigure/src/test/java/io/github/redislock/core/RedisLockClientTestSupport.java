@@ -2,8 +2,6 @@ package io.github.redislock.core;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import org.jspecify.annotations.Nullable;
 
@@ -13,7 +11,7 @@ import io.github.redislock.LockRequest;
 import io.github.redislock.LockValues;
 import io.github.redislock.testsupport.RedisServer;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 final class RedisLockClientTestSupport {
 
@@ -39,10 +37,7 @@ final class RedisLockClientTestSupport {
 
     /** Polls Redis until the key no longer exists (expired or deleted); fails after 10 s. */
     static void awaitGone(RedisServer redis, String key) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (LockValues.held(redis.command("GET", key))) {
-            assertThat(System.nanoTime()).as("key " + key + " never went away").isLessThan(deadline);
-            LockSupport.parkNanos(1_000_000);
-        }
+        await("key " + key + " to go away").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+                .until(() -> !LockValues.held(redis.command("GET", key)));
     }
 }

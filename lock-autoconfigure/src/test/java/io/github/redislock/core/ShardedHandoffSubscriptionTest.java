@@ -1,6 +1,7 @@
 package io.github.redislock.core;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -8,7 +9,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import io.github.redislock.testsupport.RedisCluster;
 import io.github.redislock.testsupport.RedisServer;
@@ -19,6 +19,7 @@ import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Sharded hand-off messages on a real 3-master cluster, including a slot that moves to another node. */
@@ -69,10 +70,8 @@ class ShardedHandoffSubscriptionTest {
     }
 
     private static void awaitShardSubscribers(RedisServer node, String channel) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!((List<?>) node.command("PUBSUB", "SHARDNUMSUB", channel)).get(1).equals(1L)) {
-            assertThat(System.nanoTime()).as("no sharded subscriber for %s on %s", channel, node).isLessThan(deadline);
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-        }
+        await("a sharded subscriber for " + channel + " on " + node).atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(5))
+                .until(() -> ((List<?>) node.command("PUBSUB", "SHARDNUMSUB", channel)).get(1).equals(1L));
     }
 }

@@ -1,9 +1,8 @@
 package io.github.redislock.tx;
 
 import io.github.redislock.LockValues;
+import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import io.github.redislock.support.LockContexts;
 import io.github.redislock.testsupport.RedisServer;
@@ -18,7 +17,7 @@ import org.springframework.boot.transaction.autoconfigure.TransactionManagerCust
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Application contexts with a real database and Spring Boot's transaction auto-configuration, as an
@@ -69,10 +68,7 @@ final class TransactionTestSupport {
 
     /** Polls Redis until the key no longer exists (expired or deleted); fails after 10 s. */
     static void awaitGone(RedisServer redis, String key) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (exists(redis, key)) {
-            assertThat(System.nanoTime()).as("key " + key + " never went away").isLessThan(deadline);
-            LockSupport.parkNanos(1_000_000);
-        }
+        await("key " + key + " to go away").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+                .until(() -> !exists(redis, key));
     }
 }
