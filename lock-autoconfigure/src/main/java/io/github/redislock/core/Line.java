@@ -46,12 +46,12 @@ final class Line {
     }
 
     /**
-     * Whether the current thread is first and due to send an attempt: a hand-off arrived since the last
-     * one, or its timer ran out. If so, the attempt is counted as sent now.
+     * Whether the current thread is first and due to send an attempt: the application is not queued (so no
+     * hand-off can come), a hand-off arrived since the last attempt, or the timer ran out. If so, the attempt
+     * is counted as sent now.
      */
     synchronized boolean startAttempt(long now) {
-        if (this.waiters.peekFirst() != Thread.currentThread()
-                || (!this.due && this.handoffs == this.handoffsSeen && now - this.nextTryAt < 0)) {
+        if (this.waiters.peekFirst() != Thread.currentThread() || !mustTry(now)) {
             return false;
         }
         this.due = false;
@@ -73,7 +73,11 @@ final class Line {
         if (this.waiters.peekFirst() != Thread.currentThread()) {
             return bound;
         }
-        return (this.due || this.handoffs != this.handoffsSeen) ? 0 : Math.min(bound, this.nextTryAt - now);
+        return mustTry(now) ? 0 : Math.min(bound, this.nextTryAt - now);
+    }
+
+    private boolean mustTry(long now) {
+        return this.due || !this.queued || this.handoffs != this.handoffsSeen || now - this.nextTryAt >= 0;
     }
 
     /** A hand-off message: wakes the first waiter to take it over; false when nobody here waits. */

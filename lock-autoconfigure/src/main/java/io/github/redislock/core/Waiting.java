@@ -46,7 +46,9 @@ import io.github.redislock.LockException;
  * "Leaving" runs {@code unlock.lua} with this application's id: it takes the queue entry out and passes a
  * hand-off that reached the application on to the next one, so a key is never left handed to nobody. Only
  * the first waiter talks to Redis; a thread that joins its line before its first attempt is seen by every
- * release here, which is what keeps a key from sitting free while this application waits for it. Messages
+ * release here, and a first waiter only ever sleeps on a timer while the application is queued (otherwise no
+ * hand-off can come, so it attempts at once): that is what keeps a key from sitting free while this
+ * application waits for it. Messages
  * only make this fast: the first waiter looks at Redis when the holder's lease would end and at least once
  * per {@link #maxUnnotifiedWait}, which also finds a hand-off whose message was lost and keeps the queue
  * entry (valid three times that long) alive.
@@ -139,6 +141,9 @@ final class Waiting {
             return null;
         }
         Attempt attempt = this.protocol.acquire(key, token, leaseMillis, this.clientId, queueEntryMillis());
+        if (logger.isDebugEnabled()) {
+            logger.debug("Lock '" + key + "': attempt while waiting, " + attempt);
+        }
         if (attempt.isAcquired()) {
             return attempt;
         }
@@ -167,7 +172,7 @@ final class Waiting {
     /** Step 4b: gave up (time out, interrupt, failure). The last waiter of a queued application leaves. */
     private void giveUp(LockKey key, Line line) {
         if (line.leave()) {
-            this.executor.execute(() -> leaveQueue(key, line));
+            this.executor.execute(() -> leaveQueue(key));
         }
         else {
             retireIfIdle(key.name, line);
@@ -180,9 +185,14 @@ final class Waiting {
      */
     void handedOver(String keyName) {
         Line line = this.lines.get(keyName);
-        if (line == null || !line.handedOver()) {
+        boolean taken = line != null && line.handedOver();
+        if (logger.isDebugEnabled()) {
+            logger.debug("Lock '" + keyName + "' handed to this application; "
+                    + (taken ? "its first waiter takes it over" : "nobody waits here, passing it on"));
+        }
+        if (!taken) {
             LockKey key = new LockKey(keyName);
-            this.executor.execute(() -> leaveQueue(key, (line != null) ? line : new Line()));
+            this.executor.execute(() -> leaveQueue(key));
         }
     }
 
@@ -195,6 +205,9 @@ final class Waiting {
     boolean release(LockKey key, String value) {
         Line line = this.lines.get(key.name);
         boolean leaving = line != null && line.releaseLeaves();
+        if (logger.isDebugEnabled()) {
+            logger.debug("Lock '" + key + "': releasing" + (leaving ? ", leaving its queue (nobody waits here)" : ""));
+        }
         try {
             return this.protocol.release(key, value, leaving ? this.clientId : null);
         }
@@ -206,11 +219,13 @@ final class Waiting {
     }
 
     /**
-     * Takes this application out of the key's queue and passes on any hand-off to it, unless a thread joined
-     * the line meanwhile: that one takes over instead.
+     * Takes this application out of the key's queue and passes on any hand-off to it, unless a thread waits
+     * here: that one takes over instead. A thread that joins while this is on its way looks at Redis again
+     * afterwards, as its queue entry may have gone with ours.
      */
-    private void leaveQueue(LockKey key, Line line) {
-        if (line.tryNow()) {
+    private void leaveQueue(LockKey key) {
+        Line line = this.lines.get(key.name);
+        if (line != null && line.tryNow()) {
             return;
         }
         try {
@@ -220,8 +235,9 @@ final class Waiting {
             logger.warn("Could not leave the queue of lock '" + key + "'; the entry expires by itself and a lock "
                     + "handed to this application meanwhile expires with its lease", ex);
         }
-        if (!line.leftQueue()) {
-            retireIfIdle(key.name, line);
+        Line now = this.lines.get(key.name);
+        if (now != null && !now.leftQueue()) {
+            retireIfIdle(key.name, now);
         }
     }
 

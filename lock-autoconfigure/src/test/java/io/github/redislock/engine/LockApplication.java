@@ -1,0 +1,70 @@
+package io.github.redislock.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.redislock.DistributedLockTemplate;
+import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
+import io.github.redislock.testsupport.RedisServer;
+
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.util.TestPropertyValues;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * One "application": a Spring context with Boot's Redis and AOP auto-configuration plus ours (the same set
+ * as {@code LockContexts.runner}), with its own Redis connections and its own lock client. Several of them
+ * on one server behave like several instances of a service. Unlike a context runner's context it stays open
+ * until closed, so a test can run many side by side.
+ */
+final class LockApplication implements AutoCloseable {
+
+    /** The key prefix every application here uses; raw Redis checks must include it. */
+    static final String PREFIX = "engine-test:";
+
+    private final AnnotationConfigApplicationContext context;
+
+    private LockApplication(AnnotationConfigApplicationContext context) {
+        this.context = context;
+    }
+
+    /**
+     * Starts an application on the server. Defaults: key prefix {@link #PREFIX}, command timeout 2 s; the
+     * given {@code name=value} properties come last and win.
+     */
+    static LockApplication start(RedisServer redis, String... properties) {
+        List<String> all = new ArrayList<>(List.of("spring.data.redis.url=" + redis.url(),
+                "redis-lock.key-prefix=" + PREFIX, "spring.data.redis.timeout=2s"));
+        all.addAll(List.of(properties));
+        AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
+        TestPropertyValues.of(all).applyTo(context);
+        context.register(Config.class);
+        try {
+            context.refresh();
+        }
+        catch (RuntimeException ex) {
+            context.close();
+            throw ex;
+        }
+        return new LockApplication(context);
+    }
+
+    DistributedLockTemplate template() {
+        return this.context.getBean(DistributedLockTemplate.class);
+    }
+
+    @Override
+    public void close() {
+        this.context.close();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration({ DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
+            RedisLockAutoConfiguration.class })
+    static class Config {
+
+    }
+}
