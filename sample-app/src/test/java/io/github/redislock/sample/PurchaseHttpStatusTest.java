@@ -63,8 +63,8 @@ class PurchaseHttpStatusTest {
         assertThat(bought.statusCode()).isEqualTo(201);
         assertThat((Integer) JsonPath.read(bought.body(), "$.stockLeft")).isZero();
         assertThat((String) JsonPath.read(bought.body(), "$.servedBy")).isEqualTo("instance-1");
-        // Released: what stays is the marker with the last fencing token ('~:<fence>'), for one lease.
-        assertThat((String) redis.command("GET", "flash-sale:sku:7:lock")).as("lock released").startsWith("~:");
+        // Released: the key is gone.
+        assertThat(redis.command("EXISTS", "flash-sale:sku:7:lock")).as("lock released").isEqualTo(0L);
 
         HttpResponse<String> soldOut = SampleHttp.post(app, "/skus/7/purchase");
         assertThat(soldOut.statusCode()).isEqualTo(410);
