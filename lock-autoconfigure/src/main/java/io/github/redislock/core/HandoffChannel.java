@@ -64,18 +64,18 @@ final class HandoffChannel implements AutoCloseable {
         this.listener = listener;
     }
 
-    boolean clustered() {
-        return this.clustered;
+    /**
+     * How a release tells this application that it handed it the key, as its queue entry records it:
+     * {@code <PUBLISH or SPUBLISH>:<channel>}. Each application says how it listens, so applications on
+     * different client libraries (sharded or plain) can wait for the same key.
+     */
+    String address(String key) {
+        return (sharded() ? "SPUBLISH:" : "PUBLISH:") + channel(key);
     }
 
-    /** The start of the channel names for the key's slot; a client id completes it. */
-    String prefix(String key) {
-        return KeySlots.handoffChannelPrefix(key, this.clustered);
-    }
-
-    /** {@code SPUBLISH} where the channel is sharded, else {@code PUBLISH}. */
-    String publishCommand() {
-        return sharded() ? "SPUBLISH" : "PUBLISH";
+    /** This application's channel for the key's slot. */
+    private String channel(String key) {
+        return KeySlots.handoffChannelPrefix(key, this.clustered) + this.clientId;
     }
 
     /**
@@ -98,7 +98,7 @@ final class HandoffChannel implements AutoCloseable {
             }
             subscription = this.subscription;
         }
-        return subscription.subscribe(prefix(key) + this.clientId);
+        return subscription.subscribe(channel(key));
     }
 
     private HandoffSubscription open() {

@@ -2,6 +2,7 @@ package io.github.redislock.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -133,24 +134,31 @@ public final class RedisLockClient implements LockProvider, AutoCloseable {
     public LockHandle acquire(LockRequest request) {
         long start = System.nanoTime();
         List<String> names = request.keys();
-        List<LockKey> keys = new ArrayList<>(names.size());
-        for (String name : names) {
-            keys.add(new LockKey(LockKeys.checked(this.keyPrefix, name)));
+        LockKey[] keys = new LockKey[names.size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = new LockKey(LockKeys.checked(this.keyPrefix, names.get(i)));
         }
         if (Thread.currentThread().isInterrupted()) {
             // Never send an attempt whose answer nobody would wait for.
-            throw new LockException("Interrupted before acquiring lock " + keys);
+            throw new LockException("Interrupted before acquiring lock " + Arrays.toString(keys));
         }
         long deadline = deadline(start, request.waitNanos());
-        long lease = request.isRenewed() ? this.renewedLeaseMillis : request.leaseTime().toMillis();
+        Duration fixedLease = request.leaseTime();
+        long lease = (fixedLease != null) ? fixedLease.toMillis() : this.renewedLeaseMillis;
         String token = this.tokens.next();
-        List<RedisLockHandle> taken = new ArrayList<>(keys.size());
+        if (keys.length == 1) {
+            RedisLockHandle handle = acquireOne(keys[0], token, lease, fixedLease == null, deadline);
+            if (handle == null) {
+                throw notAcquired(keys, start);
+            }
+            return handle;
+        }
+        List<RedisLockHandle> taken = new ArrayList<>(keys.length);
         try {
             for (LockKey key : keys) {
-                RedisLockHandle handle = acquireOne(key, token, lease, request.isRenewed(), deadline);
+                RedisLockHandle handle = acquireOne(key, token, lease, fixedLease == null, deadline);
                 if (handle == null) {
-                    throw new LockNotAcquiredException(keys.stream().map((k) -> k.name).toList(),
-                            Duration.ofNanos(System.nanoTime() - start));
+                    throw notAcquired(keys, start);
                 }
                 taken.add(handle);
             }
@@ -159,7 +167,15 @@ public final class RedisLockClient implements LockProvider, AutoCloseable {
             releaseAll(taken, ex);
             throw ex;
         }
-        return (taken.size() == 1) ? taken.get(0) : new MultiLockHandle(taken);
+        return new MultiLockHandle(taken);
+    }
+
+    private static LockNotAcquiredException notAcquired(LockKey[] keys, long start) {
+        List<String> names = new ArrayList<>(keys.length);
+        for (LockKey key : keys) {
+            names.add(key.name);
+        }
+        return new LockNotAcquiredException(names, Duration.ofNanos(System.nanoTime() - start));
     }
 
     /** Now plus the wait, where "as long as it takes" never overflows into the past. */

@@ -42,7 +42,8 @@ final class RedisLockProtocol implements LockProtocol {
     public Attempt acquire(LockKey key, String token, long leaseMillis, @Nullable String clientId,
             long queueEntryMillis) {
         String[] args = (clientId != null)
-                ? new String[] { token, Long.toString(leaseMillis), clientId, Long.toString(queueEntryMillis) }
+                ? new String[] { token, Long.toString(leaseMillis), clientId, Long.toString(queueEntryMillis),
+                        this.channel.address(key.name) }
                 : new String[] { token, Long.toString(leaseMillis) };
         long sentAt = System.nanoTime();
         List<?> reply;
@@ -67,7 +68,7 @@ final class RedisLockProtocol implements LockProtocol {
     public boolean release(LockKey key, String value, @Nullable String leavingClientId) {
         Long released;
         try {
-            released = this.redis.release(key.scriptKeys, releaseArgs(key, value, leavingClientId));
+            released = this.redis.release(key.scriptKeys, releaseArgs(value, leavingClientId));
         }
         catch (RuntimeException ex) {
             throw failure("releasing", key.name, ex);
@@ -110,7 +111,7 @@ final class RedisLockProtocol implements LockProtocol {
 
     @Override
     public void abandon(LockKey key, String token) {
-        String[] args = releaseArgs(key, LockValue.anyFenceOf(token), null);
+        String[] args = releaseArgs(LockValue.anyFenceOf(token), null);
         if (this.redis.keepsOrder()) {
             // Redis runs one connection's commands in order: this release runs after the attempt, if that ever runs.
             this.redis.releaseBehind(key.scriptKeys, args);
@@ -136,18 +137,11 @@ final class RedisLockProtocol implements LockProtocol {
     }
 
     /**
-     * unlock.lua's arguments: the value, then what a hand-off needs where the script's defaults (standalone
-     * channel names, plain PUBLISH) do not fit, then the leaving client's id. The common case, a standalone
-     * server and nobody here waiting, sends the value alone.
+     * unlock.lua's arguments: the value, and the leaving client's id. Where to send a hand-off is in the
+     * queue entry of the application it goes to, so the common release sends the value alone.
      */
-    private String[] releaseArgs(LockKey key, String value, @Nullable String leavingClientId) {
-        if (leavingClientId == null && !this.channel.clustered()) {
-            return new String[] { value };
-        }
-        String prefix = this.channel.prefix(key.name);
-        String publish = this.channel.publishCommand();
-        return (leavingClientId != null) ? new String[] { value, prefix, publish, leavingClientId }
-                : new String[] { value, prefix, publish };
+    private static String[] releaseArgs(String value, @Nullable String leavingClientId) {
+        return (leavingClientId != null) ? new String[] { value, leavingClientId } : new String[] { value };
     }
 
     private static LockException failure(String action, String key, RuntimeException ex) {

@@ -3,12 +3,15 @@
 -- KEYS[1]: the lock key. Its value is '<owner>:<fence>': the holding acquisition's random token, or the id
 --          of the application a release handed the lock to (until one of its threads takes it over here).
 -- KEYS[2]: the applications waiting for the key, in turn order (a list of client ids; same cluster slot)
--- KEYS[3]: per waiting application '<expires at, ms>:<lease ms>' (a hash; same cluster slot)
+-- KEYS[3]: per waiting application '<expires at, ms>:<lease ms>:<PUBLISH or SPUBLISH>:<channel>': until when the
+--          entry is valid, the lease it asks for, and how to tell the application that the lock is its own
+--          (a hash; same cluster slot)
 -- ARGV[1]: the caller's token (fresh and random per acquisition)
 -- ARGV[2]: the lease in milliseconds
 -- ARGV[3]: the calling application's id (absent: the caller does not wait, so it neither queues nor takes
 --          over hand-offs)
 -- ARGV[4]: how long the application's queue entry stays valid without being refreshed, in ms
+-- ARGV[5]: how the application hears hand-offs: '<PUBLISH or SPUBLISH>:<channel>'
 -- Returns {1, fence}: the lock is now ours under '<token>:<fence>'. A replay of the same call (lost reply,
 --                     client reconnect) finds our own token and returns {1, fence} again without counting twice.
 --         {2, fence}: the lock had been handed to this application; it is now ours under '<token>:<fence>'
@@ -31,7 +34,7 @@ if current then
     if ARGV[4] then
         local now = redis.call('TIME')
         local expires = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + tonumber(ARGV[4])
-        redis.call('HSET', KEYS[3], ARGV[3], string.format('%d', expires) .. ':' .. ARGV[2])
+        redis.call('HSET', KEYS[3], ARGV[3], string.format('%d', expires) .. ':' .. ARGV[2] .. ':' .. ARGV[5])
         if not redis.call('LPOS', KEYS[2], ARGV[3]) then
             redis.call('RPUSH', KEYS[2], ARGV[3])
         end

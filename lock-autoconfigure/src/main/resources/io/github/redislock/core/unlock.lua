@@ -2,22 +2,19 @@
 -- application if there is one, deletes the key otherwise.
 -- KEYS[1]: the lock key (see acquire.lua for its value)
 -- KEYS[2]: the applications waiting for the key, in turn order
--- KEYS[3]: per waiting application '<expires at, ms>:<lease ms>'
+-- KEYS[3]: per waiting application '<expires at, ms>:<lease ms>:<PUBLISH or SPUBLISH>:<channel>'
 -- ARGV[1]: the value the holder stored, '<owner>:<fence>'; or an owner followed by ':' alone, which matches
 --          that owner whatever the fence (an acquire whose reply never arrived, or a hand-off to an
 --          application none of whose threads is left to take it)
--- ARGV[2]: the hand-off channel prefix (an application's channel is the prefix followed by its id); absent:
---          'redis-lock:handoff:', the one of a standalone server
--- ARGV[3]: 'PUBLISH', or 'SPUBLISH' where the channel is sharded; absent: 'PUBLISH'
--- ARGV[4]: the releasing application's id when it no longer waits for this key (its queue entry goes,
+-- ARGV[2]: the releasing application's id when it no longer waits for this key (its queue entry goes,
 --          whether or not the key is still ours); absent when it does, or never queued
 -- Returns 1 when the key held our value and was released or handed on, 0 when it was gone or held by
 -- someone else (our lease expired and another holder took it): that key is left untouched.
--- The hand-off channel carries the lock key; the application's thread that takes the lock over does so in
--- acquire.lua, which Redis alone arbitrates.
-if ARGV[4] then
-    redis.call('LREM', KEYS[2], 1, ARGV[4])
-    redis.call('HDEL', KEYS[3], ARGV[4])
+-- The hand-off message is the lock key, on the channel the application named in its queue entry; the
+-- application's thread that takes the lock over does so in acquire.lua, which Redis alone arbitrates.
+if ARGV[2] then
+    redis.call('LREM', KEYS[2], 1, ARGV[2])
+    redis.call('HDEL', KEYS[3], ARGV[2])
 end
 local current = redis.call('GET', KEYS[1])
 if not current or (current ~= ARGV[1]
@@ -40,14 +37,17 @@ if redis.call('EXISTS', KEYS[2]) == 1 then
             local time = redis.call('TIME')
             now = tonumber(time[1]) * 1000000 + tonumber(time[2])
         end
-        local colon = entry and string.find(entry, ':', 1, true)
-        if colon and tonumber(string.sub(entry, 1, colon - 1)) * 1000 > now then
+        local expires, lease, command, channel
+        if entry then
+            expires, lease, command, channel = string.match(entry, '^(%d+):(%d+):(%u+):(.+)$')
+        end
+        if expires and tonumber(expires) * 1000 > now then
             local fence = last + 1
             if fence < now then
                 fence = now
             end
-            redis.call('SET', KEYS[1], client .. ':' .. string.format('%d', fence), 'PX', string.sub(entry, colon + 1))
-            redis.call(ARGV[3] or 'PUBLISH', (ARGV[2] or 'redis-lock:handoff:') .. client, KEYS[1])
+            redis.call('SET', KEYS[1], client .. ':' .. string.format('%d', fence), 'PX', lease)
+            redis.call(command, channel, KEYS[1])
             return 1
         end
         -- An application that stopped refreshing its entry (gone, or no longer waiting) loses its turn.

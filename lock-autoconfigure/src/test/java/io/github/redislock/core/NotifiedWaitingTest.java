@@ -169,7 +169,8 @@ class NotifiedWaitingTest {
         // at the head of the queue.
         this.redis.command("LPUSH", KeySlots.queueKey("hot"), impatientClient.clientId());
         this.redis.command("HSET", KeySlots.queueEntriesKey("hot"), impatientClient.clientId(),
-                (System.currentTimeMillis() + 30_000) + ":30000");
+                (System.currentTimeMillis() + 30_000) + ":30000:PUBLISH:" + KeySlots.handoffChannelPrefix("hot", false)
+                        + impatientClient.clientId());
         long released = System.nanoTime();
         holder.close();
         assertThat(Duration.ofNanos(acquired.get(10, TimeUnit.SECONDS) - released)).isLessThan(Duration.ofMillis(500));
@@ -257,7 +258,8 @@ class NotifiedWaitingTest {
         // A client that queued and then vanished: its entry expired a second ago.
         long expired = System.currentTimeMillis() - 1_000;
         this.redis.command("RPUSH", KeySlots.queueKey("hot"), "gone");
-        this.redis.command("HSET", KeySlots.queueEntriesKey("hot"), "gone", expired + ":30000");
+        this.redis.command("HSET", KeySlots.queueEntriesKey("hot"), "gone",
+                expired + ":30000:PUBLISH:redis-lock:handoff:gone");
         holder.close();
         assertThat(this.redis.command("EXISTS", "hot")).isEqualTo(0L);
         assertThat(this.redis.command("LLEN", KeySlots.queueKey("hot"))).isEqualTo(0L);
