@@ -21,8 +21,9 @@ public interface LockHandle extends AutoCloseable {
     String key();
 
     /**
-     * The value stored under the key while this handle holds it: {@code <owner>:<fencing token>}, where the
-     * owner is the acquisition's random token, or the id of the client a release handed the lock to.
+     * The value stored under the key while this handle holds it: {@code <token>:<fencing token>}, where the
+     * token is random and new for every acquisition (a lock handed over by a release is rewritten to it when
+     * taken over).
      */
     String token();
 
