@@ -41,13 +41,14 @@ final class RedisLockProtocol implements LockProtocol {
     @Override
     public Attempt acquire(LockKey key, String token, long leaseMillis, @Nullable String clientId,
             long queueEntryMillis) {
-        String[] args = (clientId != null)
-                ? new String[] { token, Long.toString(leaseMillis), clientId, Long.toString(queueEntryMillis),
-                        this.channel.address(key.name) }
-                : new String[] { token, Long.toString(leaseMillis) };
         long sentAt = System.nanoTime();
         List<?> reply;
         try {
+            // The channel's address may need the server's version first (sharded or not): inside the try.
+            String[] args = (clientId != null)
+                    ? new String[] { token, Long.toString(leaseMillis), clientId, Long.toString(queueEntryMillis),
+                            this.channel.address(key.name) }
+                    : new String[] { token, Long.toString(leaseMillis) };
             reply = this.redis.acquire(key.scriptKeys, args);
         }
         catch (RuntimeException ex) {

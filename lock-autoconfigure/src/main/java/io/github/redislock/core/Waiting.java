@@ -125,9 +125,15 @@ final class Waiting {
         while (true) {
             Line line = this.lines.computeIfAbsent(key.name, (name) -> new Line());
             if (line.join()) {
-                if (this.channel.listen(key.name)) {
-                    // Not listened to until now: a hand-off may have been missed; look at Redis.
-                    line.tryNow();
+                try {
+                    if (this.channel.listen(key.name)) {
+                        // Not listened to until now: a hand-off may have been missed; look at Redis.
+                        line.tryNow();
+                    }
+                }
+                catch (RuntimeException ex) {
+                    giveUp(key, line);
+                    throw ex;
                 }
                 return line;
             }
