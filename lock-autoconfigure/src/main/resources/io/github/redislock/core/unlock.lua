@@ -21,39 +21,37 @@ if not current or (current ~= ARGV[1]
         and not (string.sub(ARGV[1], -1) == ':' and string.sub(current, 1, #ARGV[1]) == ARGV[1])) then
     return 0
 end
-if redis.call('EXISTS', KEYS[2]) == 1 then
-    local last = tonumber(string.sub(current, (string.find(current, ':', 1, true)) + 1))
-    local now
-    while true do
-        -- The head of the line gets the lock and goes to the back: applications take turns. pcall: with
-        -- maxmemory reached Redis refuses the first write that may grow memory, and then the lock is
-        -- deleted instead (DEL is always allowed), so a full Redis never keeps a finished lock.
-        local client = redis.pcall('LMOVE', KEYS[2], KEYS[2], 'LEFT', 'RIGHT')
-        if type(client) ~= 'string' then
-            break
-        end
-        local entry = redis.call('HGET', KEYS[3], client)
-        if not now then
-            local time = redis.call('TIME')
-            now = tonumber(time[1]) * 1000000 + tonumber(time[2])
-        end
-        local expires, lease, command, channel
-        if entry then
-            expires, lease, command, channel = string.match(entry, '^(%d+):(%d+):(%u+):(.+)$')
-        end
-        if expires and tonumber(expires) * 1000 > now then
-            local fence = last + 1
-            if fence < now then
-                fence = now
-            end
-            redis.call('SET', KEYS[1], client .. ':' .. string.format('%d', fence), 'PX', lease)
-            redis.call(command, channel, KEYS[1])
-            return 1
-        end
-        -- An application that stopped refreshing its entry (gone, or no longer waiting) loses its turn.
-        redis.call('LREM', KEYS[2], 1, client)
-        redis.call('HDEL', KEYS[3], client)
+local last = tonumber(string.sub(current, (string.find(current, ':', 1, true)) + 1))
+local now
+while true do
+    -- The head of the line gets the lock and goes to the back: applications take turns. pcall: with
+    -- maxmemory reached Redis refuses the first write that may grow memory, and then the lock is
+    -- deleted instead (DEL is always allowed), so a full Redis never keeps a finished lock.
+    local client = redis.pcall('LMOVE', KEYS[2], KEYS[2], 'LEFT', 'RIGHT')
+    if type(client) ~= 'string' then
+        break
     end
+    local entry = redis.call('HGET', KEYS[3], client)
+    if not now then
+        local time = redis.call('TIME')
+        now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+    end
+    local expires, lease, command, channel
+    if entry then
+        expires, lease, command, channel = string.match(entry, '^(%d+):(%d+):(%u+):(.+)$')
+    end
+    if expires and tonumber(expires) * 1000 > now then
+        local fence = last + 1
+        if fence < now then
+            fence = now
+        end
+        redis.call('SET', KEYS[1], client .. ':' .. string.format('%d', fence), 'PX', lease)
+        redis.call(command, channel, KEYS[1])
+        return 1
+    end
+    -- An application that stopped refreshing its entry (gone, or no longer waiting) loses its turn.
+    redis.call('LREM', KEYS[2], 1, client)
+    redis.call('HDEL', KEYS[3], client)
 end
 redis.call('DEL', KEYS[1])
 return 1
