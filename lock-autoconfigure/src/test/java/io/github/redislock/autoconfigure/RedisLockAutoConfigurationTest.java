@@ -3,6 +3,9 @@ package io.github.redislock.autoconfigure;
 import java.time.Duration;
 
 import io.github.redislock.DistributedLockTemplate;
+import io.github.redislock.LockContext;
+import io.github.redislock.LockHandle;
+import io.github.redislock.LockProvider;
 import io.github.redislock.OnLeaseLost;
 import io.github.redislock.aop.DistributedLockAdvisor;
 import io.github.redislock.aop.LockOperationSource;
@@ -77,6 +80,16 @@ class RedisLockAutoConfigurationTest {
     }
 
     @Test
+    void aLockProviderOfTheUsersReplacesTheRedisEngineBehindTheTemplate() {
+        runner().withUserConfiguration(CustomProvider.class).run((context) -> {
+            assertThat(context).doesNotHaveBean(RedisLockClient.class).hasSingleBean(LockProvider.class);
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            assertThat(template.execute("job", null, null, () -> LockContext.current().orElseThrow().key()))
+                    .isEqualTo("in-memory:job");
+        });
+    }
+
+    @Test
     void bindsProperties() {
         runner().withPropertyValues("redis-lock.key-prefix=app:", "redis-lock.wait-time=500ms",
                 "redis-lock.lease-time=PT10S", "redis-lock.order=5").run((context) -> {
@@ -115,6 +128,50 @@ class RedisLockAutoConfigurationTest {
     void unparsableDurationFailsBindingNamingTheProperty() {
         runner().withPropertyValues("redis-lock.lease-time=soon").run((context) -> assertThat(context).hasFailed()
                 .getFailure().hasStackTraceContaining("redis-lock.lease-time"));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class CustomProvider {
+
+        @Bean
+        LockProvider inMemoryLocks() {
+            return (request) -> new LockHandle() {
+
+                @Override
+                public String key() {
+                    return "in-memory:" + request.keys().get(0);
+                }
+
+                @Override
+                public String token() {
+                    return "t:1";
+                }
+
+                @Override
+                public long fencingToken() {
+                    return 1;
+                }
+
+                @Override
+                public boolean isHeld() {
+                    return true;
+                }
+
+                @Override
+                public boolean isLost() {
+                    return false;
+                }
+
+                @Override
+                public boolean verifyHeld() {
+                    return true;
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
