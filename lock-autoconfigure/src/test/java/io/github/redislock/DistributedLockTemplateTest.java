@@ -97,4 +97,24 @@ class DistributedLockTemplateTest {
             assertThatThrownBy(() -> template.tryAcquire("", null, null)).isInstanceOf(LockException.class);
         });
     }
+
+    @Test
+    void aMissingActionIsRejectedBeforeAnythingIsLocked() {
+        runner().run((context) -> {
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            assertThatIllegalArgumentException().isThrownBy(() -> template.execute("job", null, null, null));
+            assertThatIllegalArgumentException().isThrownBy(() -> template.run("job", null, null, null));
+            assertThat(redis.command("EXISTS", "t:job")).isEqualTo(0L);
+        });
+    }
+
+    @Test
+    void waitTimesTooLongForNanosecondsMeanAsLongAsItTakes() {
+        runner().withPropertyValues("redis-lock.wait-time=300000d").run((context) -> {
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            assertThat(template.execute("job", Duration.ofMillis(Long.MAX_VALUE), null, () -> "ran")).isEqualTo("ran");
+            assertThat(template.execute("job", null, null, () -> "ran")).isEqualTo("ran");
+            assertThat(LockRequest.of("job", Duration.ofDays(300_000), null).waitNanos()).isEqualTo(Long.MAX_VALUE);
+        });
+    }
 }

@@ -142,7 +142,8 @@ public final class RedisLockClient implements LockProvider, AutoCloseable {
             // Never send an attempt whose answer nobody would wait for.
             throw new LockException("Interrupted before acquiring lock " + Arrays.toString(keys));
         }
-        long deadline = deadline(start, request.waitNanos());
+        // Compared as deadline - now, which stays right even when the sum wraps (a wait of Long.MAX_VALUE ns).
+        long deadline = start + request.waitNanos();
         Duration fixedLease = request.leaseTime();
         long lease = (fixedLease != null) ? fixedLease.toMillis() : this.renewedLeaseMillis;
         String token = this.tokens.next();
@@ -176,12 +177,6 @@ public final class RedisLockClient implements LockProvider, AutoCloseable {
             names.add(key.name);
         }
         return new LockNotAcquiredException(names, Duration.ofNanos(System.nanoTime() - start));
-    }
-
-    /** Now plus the wait, where "as long as it takes" never overflows into the past. */
-    private static long deadline(long start, long waitNanos) {
-        long deadline = start + waitNanos;
-        return (waitNanos > 0 && deadline - start < 0) ? start + Long.MAX_VALUE : deadline;
     }
 
     private @Nullable RedisLockHandle acquireOne(LockKey key, String token, long leaseMillis, boolean renew,

@@ -63,6 +63,13 @@ class StartupValidationTest {
     }
 
     @Test
+    void fallbackThatIsItselfLockedWouldRunUnlocked() {
+        assertStartupFails(LockedFallback.class, "LockedFallback#lock", "fallbackMethod 'lock'", "itself locked");
+        assertStartupFails(OtherLockedFallback.class, "OtherLockedFallback#lock", "fallbackMethod 'other'",
+                "itself locked");
+    }
+
+    @Test
     void finalMethodThatCouldNotBeIntercepted() {
         assertStartupFails(FinalMethod.class, "FinalMethod#lock", "cannot be intercepted");
     }
@@ -163,6 +170,27 @@ class StartupValidationTest {
 
         @DistributedLock(key = "k", fallbackMethod = "nope")
         public String lock() {
+            return "";
+        }
+    }
+
+    public static class LockedFallback {
+
+        @DistributedLock(key = "k", fallbackMethod = "lock")
+        public String lock() {
+            return "";
+        }
+    }
+
+    public static class OtherLockedFallback {
+
+        @DistributedLock(key = "k", fallbackMethod = "other")
+        public String lock() {
+            return "";
+        }
+
+        @DistributedLock(key = "j")
+        public String other() {
             return "";
         }
     }
