@@ -117,4 +117,13 @@ class DistributedLockTemplateTest {
             assertThat(LockRequest.of("job", Duration.ofDays(300_000), null).waitNanos()).isEqualTo(Long.MAX_VALUE);
         });
     }
+
+    @Test
+    void aCommandTimeoutOfZeroMeansNoneAsForSpringDataRedis() {
+        runner().withPropertyValues("spring.data.redis.timeout=0").run((context) -> {
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            assertThat(template.execute("job", null, null, () -> redis.command("EXISTS", "t:job"))).isEqualTo(1L);
+            assertThat(redis.command("EXISTS", "t:job")).isEqualTo(0L);
+        });
+    }
 }

@@ -44,6 +44,7 @@ final class LettuceLockCommands implements LockCommands {
 
     private final RedisClusterAsyncCommands<byte[], byte[]> commands;
 
+    /** The factory's command timeout; 0 or less: none. */
     private final long timeoutNanos;
 
     private LettuceLockCommands(RedisClusterAsyncCommands<byte[], byte[]> commands, Duration timeout) {
@@ -166,7 +167,8 @@ final class LettuceLockCommands implements LockCommands {
 
     private <T> T await(RedisFuture<T> future) {
         try {
-            return future.get(this.timeoutNanos, TimeUnit.NANOSECONDS);
+            // A command timeout of 0 means none, to Lettuce and Spring Data alike.
+            return (this.timeoutNanos > 0) ? future.get(this.timeoutNanos, TimeUnit.NANOSECONDS) : future.get();
         }
         catch (TimeoutException ex) {
             future.cancel(true);
