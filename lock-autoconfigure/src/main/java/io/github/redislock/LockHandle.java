@@ -29,9 +29,11 @@ public interface LockHandle extends AutoCloseable {
 
     /**
      * The fencing token of this acquisition: a number that strictly increases with every acquisition of the
-     * same key, across all clients. Hand it to the store the lock protects and let the store reject writes
-     * carrying a smaller number than one it has already seen; that stops a holder that paused past its
-     * lease from overwriting the work of the next holder.
+     * same key, across all clients, as long as the Redis server's clock does not step back (which lease
+     * expiry relies on as well): it is Redis time in microseconds, or one more than the previous holder's
+     * token when a release hands the lock straight on. Hand it to the store the lock protects and let the
+     * store reject writes carrying a smaller number than one it has already seen; that stops a holder that
+     * paused past its lease from overwriting the work of the next holder.
      */
     long fencingToken();
 

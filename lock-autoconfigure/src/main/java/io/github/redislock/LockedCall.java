@@ -4,6 +4,7 @@ import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs work under an acquired lock, the same way for the template and the annotation (whose interceptor
@@ -29,10 +30,11 @@ final class LockedCall {
         try {
             result = work.get();
         }
-        catch (RuntimeException | Error ex) {
+        catch (Throwable ex) {
+            // Throwable: a checked exception can arrive too (a sneaky throw, a Kotlin lambda), and must release.
             ThreadLocks.pop(handle);
             release(handle, ex);
-            throw ex;
+            throw LockedCall.<RuntimeException>rethrow(ex);
         }
         ThreadLocks.pop(handle);
         if (!release(handle, null) && throwOnLoss) {
@@ -42,8 +44,14 @@ final class LockedCall {
         return result;
     }
 
+    /** Throws the work's own exception unchanged, checked or not, without wrapping it. */
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E rethrow(Throwable ex) throws E {
+        throw (E) ex;
+    }
+
     /** Releases; returns false when the lock turned out lost during the work (by renewal or by this release). */
-    private static boolean release(LockHandle handle, Throwable workFailure) {
+    private static boolean release(LockHandle handle, @Nullable Throwable workFailure) {
         try {
             handle.close();
         }

@@ -126,4 +126,20 @@ class DistributedLockTemplateTest {
             assertThat(redis.command("EXISTS", "t:job")).isEqualTo(0L);
         });
     }
+
+    @Test
+    void aCheckedExceptionThrownThroughTheSupplierStillReleasesAndArrivesUnchanged() {
+        runner().run((context) -> {
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            Exception checked = new Exception("checked, thrown sneakily as Kotlin or Lombok do");
+            assertThatThrownBy(() -> template.execute("job", null, null, () -> sneakyThrow(checked))).isSameAs(checked);
+            assertThat(redis.command("EXISTS", "t:job")).isEqualTo(0L);
+            assertThat(LockContext.current()).isEmpty();
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T, E extends Throwable> T sneakyThrow(Throwable ex) throws E {
+        throw (E) ex;
+    }
 }

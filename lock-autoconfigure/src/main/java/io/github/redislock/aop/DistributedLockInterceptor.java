@@ -104,7 +104,8 @@ final class DistributedLockInterceptor implements MethodInterceptor {
     private static final class ThrowableWrapper extends RuntimeException {
 
         ThrowableWrapper(Throwable original) {
-            super(original.getMessage(), original, false, false);
+            // No stack trace (it is never shown), but suppression on: a failed release is attached here.
+            super(original.getMessage(), original, true, false);
         }
 
         /** The method's own exception, with what happened on release attached (a failed release). */

@@ -121,6 +121,14 @@ final class Line {
     }
 
     /**
+     * An attempt whose answer never arrived may have queued the application: count it as queued, so that
+     * the last waiter to leave takes the entry out.
+     */
+    synchronized void mayBeQueued() {
+        this.queued = true;
+    }
+
+    /**
      * A release by a thread here: whether it also gives up the queue entry, because nobody here waits. If
      * so the application counts as no longer queued.
      */

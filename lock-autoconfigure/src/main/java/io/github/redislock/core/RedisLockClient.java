@@ -164,7 +164,8 @@ public final class RedisLockClient implements LockProvider, AutoCloseable {
                 taken.add(handle);
             }
         }
-        catch (RuntimeException ex) {
+        catch (Throwable ex) {
+            // All or nothing, whatever went wrong (an Error too): release what was taken.
             releaseAll(taken, ex);
             throw ex;
         }
@@ -234,7 +235,7 @@ public final class RedisLockClient implements LockProvider, AutoCloseable {
         return false;
     }
 
-    private static void releaseAll(List<RedisLockHandle> taken, RuntimeException failure) {
+    private static void releaseAll(List<RedisLockHandle> taken, Throwable failure) {
         for (int i = taken.size() - 1; i >= 0; i--) {
             try {
                 taken.get(i).close();

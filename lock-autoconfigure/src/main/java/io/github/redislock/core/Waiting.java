@@ -89,24 +89,31 @@ final class Waiting {
             return tryOnce(key, token, leaseMillis);
         }
         Line line = join(key);
+        boolean done = false;
         try {
             while (true) {
                 Attempt attempt = tryIfFirst(line, key, token, leaseMillis);
                 if (attempt != null) {
+                    done = true;
                     acquired(key, line);
                     return attempt;
                 }
                 long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
+                    done = true;
                     giveUp(key, line);
                     return null;
                 }
                 park(key, line, remaining);
             }
         }
-        catch (RuntimeException ex) {
-            giveUp(key, line);
-            throw ex;
+        finally {
+            if (!done) {
+                // Failed (Redis, interrupt, even an Error): never leave this thread standing in the line. An
+                // attempt whose answer was lost may have queued the application: leave the queue to be sure.
+                line.mayBeQueued();
+                giveUp(key, line);
+            }
         }
     }
 
@@ -125,15 +132,18 @@ final class Waiting {
         while (true) {
             Line line = this.lines.computeIfAbsent(key.name, (name) -> new Line());
             if (line.join()) {
+                boolean listening = false;
                 try {
                     if (this.channel.listen(key.name)) {
                         // Not listened to until now: a hand-off may have been missed; look at Redis.
                         line.tryNow();
                     }
+                    listening = true;
                 }
-                catch (RuntimeException ex) {
-                    giveUp(key, line);
-                    throw ex;
+                finally {
+                    if (!listening) {
+                        giveUp(key, line);
+                    }
                 }
                 return line;
             }
@@ -259,7 +269,11 @@ final class Waiting {
      * longer than the bound, in case a message was lost and to keep the queue entry fresh.
      */
     private long untilHolderExpires(long ttlMillis) {
-        long ttl = (ttlMillis > 0) ? TimeUnit.MILLISECONDS.toNanos(ttlMillis) : 0;
+        if (ttlMillis < 0) {
+            // -1: the key has no expiry at all (someone else's lock without a lease): only a release ends it.
+            return this.maxUnnotifiedWaitNanos;
+        }
+        long ttl = TimeUnit.MILLISECONDS.toNanos(ttlMillis);
         long jitter = ThreadLocalRandom.current().nextLong(TimeUnit.MILLISECONDS.toNanos(2) + 1);
         return Math.min(ttl + jitter, this.maxUnnotifiedWaitNanos);
     }

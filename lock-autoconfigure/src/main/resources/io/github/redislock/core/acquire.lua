@@ -19,6 +19,9 @@
 --                     no longer names the application afterwards.
 --         {0, pttl}:  someone else holds it, for pttl more milliseconds unless renewed.
 local current = redis.call('GET', KEYS[1])
+-- The last fence, when the key still shows one: '~:<fence>' is what releases by redis-lock 0.1 left for one
+-- lease; it means free, and the next fence counts on from it.
+local last = 0
 if current then
     -- A value without a colon is a lock of some other client (a plain SET NX PX): held by someone else.
     local colon = string.find(current, ':', 1, true)
@@ -31,22 +34,28 @@ if current then
         redis.call('SET', KEYS[1], ARGV[1] .. ':' .. fence, 'PX', ARGV[2])
         return {2, tonumber(fence)}
     end
-    if ARGV[4] then
-        local now = redis.call('TIME')
-        local expires = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + tonumber(ARGV[4])
-        redis.call('HSET', KEYS[3], ARGV[3], string.format('%d', expires) .. ':' .. ARGV[2] .. ':' .. ARGV[5])
-        if not redis.call('LPOS', KEYS[2], ARGV[3]) then
-            redis.call('RPUSH', KEYS[2], ARGV[3])
+    if owner ~= '~' then
+        if ARGV[4] then
+            local now = redis.call('TIME')
+            local expires = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + tonumber(ARGV[4])
+            redis.call('HSET', KEYS[3], ARGV[3], string.format('%d', expires) .. ':' .. ARGV[2] .. ':' .. ARGV[5])
+            if not redis.call('LPOS', KEYS[2], ARGV[3]) then
+                redis.call('RPUSH', KEYS[2], ARGV[3])
+            end
+            redis.call('PEXPIRE', KEYS[2], ARGV[4])
+            redis.call('PEXPIRE', KEYS[3], ARGV[4])
         end
-        redis.call('PEXPIRE', KEYS[2], ARGV[4])
-        redis.call('PEXPIRE', KEYS[3], ARGV[4])
+        return {0, redis.call('PTTL', KEYS[1])}
     end
-    return {0, redis.call('PTTL', KEYS[1])}
+    last = tonumber(fence) or 0
 end
 -- Free: the fence is Redis time in microseconds. A release that hands the lock on counts on from the
 -- previous fence instead, so tokens strictly increase as long as the server's clock does not step back.
 local now = redis.call('TIME')
 local fence = tonumber(now[1]) * 1000000 + tonumber(now[2])
+if fence <= last then
+    fence = last + 1
+end
 -- %d keeps all digits (a plain tostring would switch to exponent notation at this size).
 redis.call('SET', KEYS[1], ARGV[1] .. ':' .. string.format('%d', fence), 'PX', ARGV[2])
 return {1, fence}

@@ -120,6 +120,20 @@ class FencingTokenTest {
     }
 
     @Test
+    void aReleaseMarkerOfTheEarlierEngineCountsAsFreeAndItsFenceAsAFloor() {
+        RedisLockClient client = newClient();
+        // What releases of redis-lock 0.1 left for one lease: '~:<last fence>'; here far ahead of the clock.
+        long ahead;
+        try (LockHandle handle = acquire(client, List.of("sku:3:lock"), 0, 5_000)) {
+            ahead = handle.fencingToken() + 3_600_000_000L;
+        }
+        redis.command("SET", "sku:3:lock", "~:" + ahead, "PX", "5000");
+        try (LockHandle handle = acquire(client, List.of("sku:3:lock"), 0, 5_000)) {
+            assertThat(handle.fencingToken()).isEqualTo(ahead + 1);
+        }
+    }
+
+    @Test
     void fenceIsRedisTimeInMicroseconds() {
         RedisLockClient client = newClient();
         List<?> before = (List<?>) redis.command("TIME");

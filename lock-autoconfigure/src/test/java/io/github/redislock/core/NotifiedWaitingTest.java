@@ -252,6 +252,18 @@ class NotifiedWaitingTest {
     }
 
     @Test
+    void aKeyWithoutExpiryIsLookedAtOnTheTimedRetryNotInABusyLoop() {
+        RedisLockClient waiterClient = client();
+        waiterClient.waiting().maxUnnotifiedWait(Duration.ofMillis(200));
+        // Someone else's lock without a lease (a plain SET, no PX): PTTL says -1.
+        this.redis.command("SET", "hot", "someone-else");
+        this.redis.command("CONFIG", "RESETSTAT");
+        assertThat(acquire(waiterClient, List.of("hot"), TimeUnit.MILLISECONDS.toNanos(700), 30_000)).isNull();
+        // One attempt at the start and one per 200 ms after it, not one every few milliseconds.
+        assertThat(scriptCalls()).as((String) this.redis.command("INFO", "commandstats")).isBetween(2L, 6L);
+    }
+
+    @Test
     void aQueuedClientThatStoppedRefreshingIsSkipped() {
         RedisLockClient holderClient = client();
         LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
