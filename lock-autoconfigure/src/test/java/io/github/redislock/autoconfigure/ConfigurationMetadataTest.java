@@ -1,0 +1,51 @@
+package io.github.redislock.autoconfigure;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import com.jayway.jsonpath.JsonPath;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.core.io.ClassPathResource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The metadata the build generates for IDEs and Spring Boot: every property described, with its default,
+ * whatever JDK compiled it (JDK 23+ runs annotation processors only from the declared processor path).
+ */
+class ConfigurationMetadataTest {
+
+    @Test
+    void everyPropertyHasADescriptionAndADefault() throws IOException {
+        String json = new ClassPathResource("META-INF/spring-configuration-metadata.json")
+            .getContentAsString(StandardCharsets.UTF_8);
+        List<Map<String, Object>> properties = JsonPath.read(json, "$.properties[*]");
+        assertThat(properties).extracting((property) -> property.get("name"))
+            .containsExactlyInAnyOrder("redis-lock.enabled", "redis-lock.key-prefix", "redis-lock.wait-time",
+                    "redis-lock.lease-time", "redis-lock.on-lease-lost", "redis-lock.verify-before-commit",
+                    "redis-lock.order");
+        assertThat(properties).allSatisfy((property) -> {
+            assertThat((String) property.get("description")).as("description of %s", property.get("name"))
+                .isNotBlank();
+            assertThat(property).as("default of %s", property.get("name")).containsKey("defaultValue");
+        });
+        assertThat(properties).filteredOn((property) -> "redis-lock.order".equals(property.get("name")))
+            .singleElement()
+            .satisfies((order) -> assertThat(order.get("defaultValue")).isEqualTo(RedisLockProperties.DEFAULT_ORDER));
+    }
+
+    @Test
+    void autoConfigurationConditionsArePrecomputed() throws IOException {
+        Properties metadata = new Properties();
+        try (InputStream in = new ClassPathResource("META-INF/spring-autoconfigure-metadata.properties").getInputStream()) {
+            metadata.load(in);
+        }
+        assertThat(metadata.getProperty(RedisLockAutoConfiguration.class.getName() + ".ConditionalOnClass"))
+            .isEqualTo("org.springframework.data.redis.core.StringRedisTemplate");
+    }
+}
