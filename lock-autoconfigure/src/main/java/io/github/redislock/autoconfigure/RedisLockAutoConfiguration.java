@@ -8,13 +8,14 @@ import io.github.redislock.core.RedisLockClient;
 import io.github.redislock.tx.LockVerifyingTransactionListener;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationEventPublisher;
@@ -28,10 +29,13 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.transaction.TransactionExecutionListener;
 
 /**
- * Auto-configuration for redis-lock: the lock engine on the application's own Redis connection factory, the
- * {@link DistributedLockTemplate}, and the advisor behind {@code @DistributedLock}. Backs off when Spring Data
- * Redis is absent, when there is no single {@link RedisConnectionFactory}, or with
- * {@code redis-lock.enabled=false}. Every bean can be replaced by declaring one of the same type.
+ * Auto-configuration for redis-lock: the lock engine on the application's own Redis connection factory (the
+ * one {@code redis-lock.connection-factory} names, else the primary or only one; several without a choice
+ * fail the start-up), the {@link DistributedLockTemplate}, and the advisor behind {@code @DistributedLock}.
+ * Backs off when Spring Data Redis is absent, when there is no {@link RedisConnectionFactory}, or with
+ * {@code redis-lock.enabled=false}; {@link RedisLockGuardAutoConfiguration} then makes sure no
+ * {@code @DistributedLock} method runs unlocked in silence. Every bean can be replaced by declaring one of the
+ * same type.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass(StringRedisTemplate.class)
@@ -42,23 +46,25 @@ public final class RedisLockAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(LockProvider.class)
-    @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
-    RedisLockClient redisLockClient(RedisConnectionFactory connectionFactory, RedisLockProperties properties,
+    @ConditionalOnBean(RedisConnectionFactory.class)
+    RedisLockClient redisLockClient(ListableBeanFactory beanFactory, RedisLockProperties properties,
             ApplicationEventPublisher publisher) {
+        RedisConnectionFactory connectionFactory = ConnectionFactoryChoice.choose(beanFactory,
+                properties.getConnectionFactory());
         return new RedisLockClient(connectionFactory, properties.getKeyPrefix(), properties.getLeaseTime(),
                 new LockLostEventPublisher(publisher), null);
     }
 
     @Bean
     @ConditionalOnMissingBean
-    @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+    @ConditionalOnBean(RedisConnectionFactory.class)
     DistributedLockTemplate distributedLockTemplate(LockProvider lockProvider, RedisLockProperties properties) {
         return new DistributedLockTemplate(lockProvider, properties.getWaitTime(), properties.getOnLeaseLost());
     }
 
     @Bean
     @ConditionalOnMissingBean
-    @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+    @ConditionalOnBean(RedisConnectionFactory.class)
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static LockOperationSource lockOperationSource(BeanFactory beanFactory, Environment environment,
             ObjectProvider<RedisLockProperties> properties) {
@@ -70,7 +76,7 @@ public final class RedisLockAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+    @ConditionalOnBean(RedisConnectionFactory.class)
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static DistributedLockAdvisor distributedLockAdvisor(LockOperationSource lockOperationSource,
             ObjectProvider<DistributedLockTemplate> distributedLockTemplate, BeanFactory beanFactory,
@@ -87,7 +93,7 @@ public final class RedisLockAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+        @ConditionalOnBean(RedisConnectionFactory.class)
         LockVerifyingTransactionListener lockVerifyingTransactionListener(RedisLockProperties properties) {
             return new LockVerifyingTransactionListener(properties.isVerifyBeforeCommit());
         }

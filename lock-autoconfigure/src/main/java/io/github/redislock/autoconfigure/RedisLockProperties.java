@@ -25,6 +25,12 @@ public class RedisLockProperties implements Validator {
     /** Whether to enable @DistributedLock and the DistributedLockTemplate. */
     private boolean enabled = true;
 
+    /**
+     * Name of the RedisConnectionFactory bean to lock on, for applications that have several and none of them
+     * is @Primary. Empty: the primary or only one.
+     */
+    private String connectionFactory = "";
+
     /** Text put in front of every lock key in Redis, e.g. "myapp:". */
     private String keyPrefix = "";
 
@@ -58,6 +64,14 @@ public class RedisLockProperties implements Validator {
 
     public void setEnabled(boolean enabled) {
         this.enabled = enabled;
+    }
+
+    public String getConnectionFactory() {
+        return this.connectionFactory;
+    }
+
+    public void setConnectionFactory(String connectionFactory) {
+        this.connectionFactory = (connectionFactory != null) ? connectionFactory.trim() : "";
     }
 
     public String getKeyPrefix() {

@@ -26,9 +26,9 @@ class ConfigurationMetadataTest {
             .getContentAsString(StandardCharsets.UTF_8);
         List<Map<String, Object>> properties = JsonPath.read(json, "$.properties[*]");
         assertThat(properties).extracting((property) -> property.get("name"))
-            .containsExactlyInAnyOrder("redis-lock.enabled", "redis-lock.key-prefix", "redis-lock.wait-time",
-                    "redis-lock.lease-time", "redis-lock.on-lease-lost", "redis-lock.verify-before-commit",
-                    "redis-lock.order");
+            .containsExactlyInAnyOrder("redis-lock.enabled", "redis-lock.connection-factory", "redis-lock.key-prefix",
+                    "redis-lock.wait-time", "redis-lock.lease-time", "redis-lock.on-lease-lost",
+                    "redis-lock.verify-before-commit", "redis-lock.order");
         assertThat(properties).allSatisfy((property) -> {
             assertThat((String) property.get("description")).as("description of %s", property.get("name"))
                 .isNotBlank();
