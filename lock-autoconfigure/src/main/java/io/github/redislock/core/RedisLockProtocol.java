@@ -23,6 +23,9 @@ final class RedisLockProtocol implements LockProtocol {
 
     private static final long HANDED_OVER = 2;
 
+    /** unlock.lua: handed on, but the message was refused. */
+    private static final long HANDED_OVER_UNANNOUNCED = 2;
+
     /** When an abandoned attempt is released once more, on transports that do not keep order. */
     private static final long ABANDON_AGAIN_MILLIS = 1000;
 
@@ -31,6 +34,8 @@ final class RedisLockProtocol implements LockProtocol {
     private final HandoffChannel channel;
 
     private final ScheduledExecutorService scheduler;
+
+    private volatile boolean warnedUnannounced;
 
     RedisLockProtocol(LockCommands redis, HandoffChannel channel, ScheduledExecutorService scheduler) {
         this.redis = redis;
@@ -74,7 +79,30 @@ final class RedisLockProtocol implements LockProtocol {
         catch (RuntimeException ex) {
             throw failure("releasing", key.name, ex);
         }
+        if (released != null && released == HANDED_OVER_UNANNOUNCED) {
+            unannounced(key);
+            return true;
+        }
         return released != null && released == 1L;
+    }
+
+    /**
+     * A hand-off Redis made but whose message it refused: the lock went on all the same, and the waiter finds
+     * it at its next look at Redis (within a second). Said once at WARN, since it costs every waiter that
+     * second; after that at DEBUG.
+     */
+    private void unannounced(LockKey key) {
+        String message = "Lock '" + key + "' was handed to the next waiting application, but Redis refused the "
+                + "hand-off message (the Redis user may publish on no channels, the Redis 7 ACL default); waiters "
+                + "then take up to a second to notice. Grant the user the channels &redis-lock:handoff:* (in Redis "
+                + "Cluster &*redis-lock:handoff:*)";
+        if (!this.warnedUnannounced) {
+            this.warnedUnannounced = true;
+            logger.warn(message);
+        }
+        else if (logger.isDebugEnabled()) {
+            logger.debug(message);
+        }
     }
 
     @Override

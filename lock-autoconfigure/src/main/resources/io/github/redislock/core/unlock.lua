@@ -8,8 +8,9 @@
 --          application none of whose threads is left to take it)
 -- ARGV[2]: the releasing application's id when it no longer waits for this key (its queue entry goes,
 --          whether or not the key is still ours); absent when it does, or never queued
--- Returns 1 when the key held our value and was released or handed on, 0 when it was gone or held by
--- someone else (our lease expired and another holder took it): that key is left untouched.
+-- Returns 1 when the key held our value and was released or handed on, 2 when it was handed on but Redis
+-- refused the message (no permission for the channel), 0 when it was gone or held by someone else (our
+-- lease expired and another holder took it): that key is left untouched.
 -- The hand-off message is the lock key, on the channel the application named in its queue entry; the
 -- application's thread that takes the lock over does so in acquire.lua, which Redis alone arbitrates.
 if ARGV[2] then
@@ -46,7 +47,11 @@ while true do
             fence = now
         end
         redis.call('SET', KEYS[1], client .. ':' .. string.format('%d', fence), 'PX', lease)
-        redis.call(command, channel, KEYS[1])
+        -- pcall: a user without permission for the channel (the Redis 7 ACL default) must not turn a
+        -- completed hand-off into an error; the waiter then finds it at its next look.
+        if type(redis.pcall(command, channel, KEYS[1])) == 'table' then
+            return 2
+        end
         return 1
     end
     -- An application that stopped refreshing its entry (gone, or no longer waiting) loses its turn.
