@@ -15,9 +15,9 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A Redis user that may publish and subscribe on no channel (what Redis 7 gives a new ACL user by default):
- * hand-off messages are refused, but locking still works, a completed hand-off is not reported as a failed
- * release, and the log says which channels to grant.
+ * A Redis user with only the commands the README lists and no channel (what Redis 7 gives a new ACL user by
+ * default): hand-off messages are refused, but locking still works, a completed hand-off is not reported as a
+ * failed release, and the log says which channels to grant.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RestrictedRedisUserTest {
@@ -33,7 +33,10 @@ class RestrictedRedisUserTest {
     @Test
     void aHandOffWhoseMessageIsRefusedStillReachesTheWaiterAndTheLogSaysWhatToGrant(CapturedOutput output)
             throws Exception {
-        redis.command("ACL", "SETUSER", "locker", "on", ">secret", "~*", "+@all", "resetchannels");
+        // Exactly the commands the README lists, and no channel at all.
+        redis.command("ACL", "SETUSER", "locker", "on", ">secret", "~*", "resetchannels", "-@all", "+hello", "+ping",
+                "+evalsha", "+eval", "+get", "+set", "+del", "+pexpire", "+pttl", "+time", "+hset", "+hget", "+hdel",
+                "+lpos", "+rpush", "+lmove", "+lrem", "+publish", "+subscribe");
         String url = "spring.data.redis.url=redis://locker:secret@" + redis.server().host() + ":"
                 + redis.server().port();
         try (LockApplication holderApp = LockApplication.start(redis.server(), url);
