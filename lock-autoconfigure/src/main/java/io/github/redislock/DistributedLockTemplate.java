@@ -2,6 +2,8 @@ package io.github.redislock;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -62,6 +64,39 @@ public class DistributedLockTemplate {
         }
         LockHandle handle = this.locks.acquire(request);
         return LockedCall.run(handle, this.onLeaseLost == OnLeaseLost.THROW, action);
+    }
+
+    /**
+     * Runs an action that finishes later under every lock of the request: the locks are taken on the calling
+     * thread (waiting up to the wait time), held until the stage the action returns completes, and released
+     * on the thread that completes it. The returned future completes after the release, with the stage's
+     * result or exception. Inside the action (while it creates its stage) {@link LockContext#current()} is
+     * the lock; the stage's continuations run on other threads and do not see it.
+     * @throws LockNotAcquiredException if the lock stays taken for the whole wait time (the action does not run)
+     * @throws LockException if Redis fails while the lock is taken (the action does not run)
+     */
+    public <T> CompletableFuture<T> executeAsync(LockRequest request,
+            Supplier<? extends @Nullable CompletionStage<T>> action) {
+        if (action == null) {
+            throw new IllegalArgumentException("action must not be null");
+        }
+        LockHandle handle = this.locks.acquire(request);
+        return LockedCall.runAsync(handle, this.onLeaseLost == OnLeaseLost.THROW, action);
+    }
+
+    /**
+     * Takes every lock of the request and hands them to the caller, who must close the handle; for callers
+     * that manage the lock's extent themselves (a reactive pipeline, say). {@link LockContext} does not see it.
+     * @throws LockNotAcquiredException if the lock stays taken for the whole wait time
+     * @throws LockException if Redis fails (nothing is then held)
+     */
+    public LockHandle acquire(LockRequest request) {
+        return this.locks.acquire(request);
+    }
+
+    /** What this template does when a lock turns out lost while its action ran. */
+    public OnLeaseLost getOnLeaseLost() {
+        return this.onLeaseLost;
     }
 
     /** Like {@link #execute}, for an action without a result. */

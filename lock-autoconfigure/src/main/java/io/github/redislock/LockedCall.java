@@ -1,5 +1,8 @@
 package io.github.redislock;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
@@ -38,10 +41,56 @@ final class LockedCall {
         }
         ThreadLocks.pop(handle);
         if (!release(handle, null) && throwOnLoss) {
-            throw new LockLostException(handle.key(), "Lock '" + handle.key() + "' was lost while the locked work "
-                    + "ran, so another holder may have run it at the same time");
+            throw lost(handle);
         }
         return result;
+    }
+
+    /**
+     * Like {@link #run}, for work that finishes later: the lock is held until the returned stage completes,
+     * released on the thread that completes it, and the future this returns completes after that release
+     * (exceptionally with {@link LockLostException} if the lock was lost meanwhile and {@code throwOnLoss}).
+     * {@link LockContext} sees the lock while the work creates its stage, not in the stage's continuations.
+     */
+    static <T> CompletableFuture<T> runAsync(LockHandle handle, boolean throwOnLoss,
+            Supplier<? extends @Nullable CompletionStage<T>> work) {
+        CompletionStage<T> stage;
+        ThreadLocks.push(handle);
+        try {
+            stage = work.get();
+        }
+        catch (Throwable ex) {
+            ThreadLocks.pop(handle);
+            release(handle, ex);
+            throw LockedCall.<RuntimeException>rethrow(ex);
+        }
+        ThreadLocks.pop(handle);
+        CompletableFuture<T> done = new CompletableFuture<>();
+        if (stage == null) {
+            release(handle, null);
+            done.complete(null);
+            return done;
+        }
+        stage.whenComplete((value, failure) -> {
+            Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
+                    ? failure.getCause() : failure;
+            boolean held = release(handle, cause);
+            if (cause != null) {
+                done.completeExceptionally(cause);
+            }
+            else if (!held && throwOnLoss) {
+                done.completeExceptionally(lost(handle));
+            }
+            else {
+                done.complete(value);
+            }
+        });
+        return done;
+    }
+
+    static LockLostException lost(LockHandle handle) {
+        return new LockLostException(handle.key(), "Lock '" + handle.key() + "' was lost while the locked work "
+                + "ran, so another holder may have run it at the same time");
     }
 
     /** Throws the work's own exception unchanged, checked or not, without wrapping it. */

@@ -1,6 +1,6 @@
 package io.github.redislock.aop;
 
-import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
@@ -11,10 +11,12 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockNotAcquiredException;
+import io.github.redislock.LockRequest;
 import io.github.redislock.annotation.OnLockFailure;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.core.ReactiveAdapter;
 
 /**
  * The interceptor behind {@code @DistributedLock}, a thin adapter over {@link DistributedLockTemplate}: find
@@ -56,8 +58,16 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         }
         KeyEvaluation evaluation = new KeyEvaluation(invocation.getMethod(), invocation.getArguments(), target,
                 targetClass, this.beanFactory);
+        LockRequest request = operation.request(evaluation);
+        LockedReturn returns = operation.returns();
+        if (returns.kind() == LockedReturn.Kind.REACTIVE) {
+            return reactive(operation, invocation, request, returns.adapter());
+        }
         try {
-            return template().execute(operation.request(evaluation), () -> proceed(invocation));
+            if (returns.kind() == LockedReturn.Kind.STAGE) {
+                return template().executeAsync(request, () -> (CompletionStage<?>) proceed(invocation));
+            }
+            return template().execute(request, () -> proceed(invocation));
         }
         catch (ThrowableWrapper wrapper) {
             throw wrapper.unwrap();
@@ -65,6 +75,41 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         catch (LockNotAcquiredException ex) {
             return notAcquired(operation, invocation, ex);
         }
+    }
+
+    /**
+     * A method returning a publisher: nothing is locked or called until subscription, and the lock lasts until
+     * the publisher terminates (see {@link ReactiveLocking}).
+     */
+    private Object reactive(LockOperation operation, MethodInvocation invocation, LockRequest request,
+            ReactiveAdapter adapter) {
+        return adapter.fromPublisher(ReactiveLocking.lock(template(), request, adapter.isMultiValue(),
+                () -> adapter.toPublisher(proceedRethrowing(invocation)), (failure) -> {
+                    try {
+                        return adapter.toPublisher(notAcquired(operation, invocation, failure));
+                    }
+                    catch (RuntimeException | Error ex) {
+                        throw ex;
+                    }
+                    catch (Throwable ex) {
+                        throw new IllegalStateException(ex);
+                    }
+                }));
+    }
+
+    /** The method's own exceptions, unchanged, for a reactive pipeline to turn into an error signal. */
+    private static @Nullable Object proceedRethrowing(MethodInvocation invocation) {
+        try {
+            return invocation.proceed();
+        }
+        catch (Throwable ex) {
+            throw DistributedLockInterceptor.<RuntimeException>sneaky(ex);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E sneaky(Throwable ex) throws E {
+        throw (E) ex;
     }
 
     private static @Nullable Object proceed(MethodInvocation invocation) {
@@ -85,7 +130,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
             if (logger.isDebugEnabled()) {
                 logger.debug("Skipped " + operation.origin() + ": " + failure.getMessage());
             }
-            return operation.returnsOptional() ? Optional.empty() : null;
+            return operation.returns().skipped();
         }
         throw failure;
     }

@@ -29,17 +29,17 @@ final class LockOperation {
 
     private final LockFallback fallback;
 
-    private final boolean returnsOptional;
+    private final LockedReturn returns;
 
     LockOperation(String origin, List<KeyTemplate> keys, Duration waitTime, @Nullable Duration leaseTime,
-            OnLockFailure onFailure, @Nullable LockFallback fallback, boolean returnsOptional) {
+            OnLockFailure onFailure, @Nullable LockFallback fallback, LockedReturn returns) {
         this.origin = origin;
         this.keys = keys.toArray(new KeyTemplate[0]);
         this.waitTime = waitTime;
         this.leaseTime = leaseTime;
         this.onFailure = onFailure;
         this.fallback = fallback;
-        this.returnsOptional = returnsOptional;
+        this.returns = returns;
     }
 
     /** The request for one call: the resolved keys (validated, and ordered by the request), wait and lease. */
@@ -64,8 +64,9 @@ final class LockOperation {
         return this.fallback;
     }
 
-    boolean returnsOptional() {
-        return this.returnsOptional;
+    /** How long the method's work lasts, from its return type. */
+    LockedReturn returns() {
+        return this.returns;
     }
 
     static String describe(Method method, Class<?> targetClass) {

@@ -38,7 +38,7 @@ import org.springframework.util.ReflectionUtils;
 public final class LockOperationSource {
 
     private static final LockOperation NONE = new LockOperation("none", List.of(), Duration.ZERO, null,
-            OnLockFailure.THROW, null, false);
+            OnLockFailure.THROW, null, LockedReturn.VALUE);
 
     private final KeyTemplateParser parser;
 
@@ -132,7 +132,7 @@ public final class LockOperationSource {
                     (targetClass != null) ? targetClass : specific.getDeclaringClass(), origin);
         }
         return new LockOperation(origin, keys, wait, annotation.leaseTime().isEmpty() ? null : lease,
-                annotation.onFailure(), fallback, returnType == Optional.class);
+                annotation.onFailure(), fallback, LockedReturn.of(specific, origin));
     }
 
     private static void checkInterceptable(Method method, String origin) {
