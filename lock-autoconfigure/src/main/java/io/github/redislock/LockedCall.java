@@ -28,7 +28,19 @@ final class LockedCall {
      * @param throwOnLoss throw {@link LockLostException} when the lock turned out lost during work that completed
      */
     static <T> T run(LockHandle handle, boolean throwOnLoss, Supplier<T> work) {
-        T result;
+        T result = underLock(handle, work);
+        if (!release(handle, null) && throwOnLoss) {
+            throw lost(handle);
+        }
+        return result;
+    }
+
+    /**
+     * Runs the work with the lock visible through {@code LockContext}; if the work throws (whatever it throws),
+     * releases and rethrows it unchanged.
+     */
+    private static <R> R underLock(LockHandle handle, Supplier<R> work) {
+        R result;
         ThreadLocks.push(handle);
         try {
             result = work.get();
@@ -40,9 +52,6 @@ final class LockedCall {
             throw LockedCall.<RuntimeException>rethrow(ex);
         }
         ThreadLocks.pop(handle);
-        if (!release(handle, null) && throwOnLoss) {
-            throw lost(handle);
-        }
         return result;
     }
 
@@ -54,17 +63,7 @@ final class LockedCall {
      */
     static <T> CompletableFuture<T> runAsync(LockHandle handle, boolean throwOnLoss,
             Supplier<? extends @Nullable CompletionStage<T>> work) {
-        CompletionStage<T> stage;
-        ThreadLocks.push(handle);
-        try {
-            stage = work.get();
-        }
-        catch (Throwable ex) {
-            ThreadLocks.pop(handle);
-            release(handle, ex);
-            throw LockedCall.<RuntimeException>rethrow(ex);
-        }
-        ThreadLocks.pop(handle);
+        CompletionStage<T> stage = underLock(handle, work);
         CompletableFuture<T> done = new CompletableFuture<>();
         if (stage == null) {
             release(handle, null);
