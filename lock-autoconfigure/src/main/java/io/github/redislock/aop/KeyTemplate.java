@@ -85,13 +85,27 @@ final class KeyTemplate {
             }
         }
         if (many == null) {
-            keys.add(single.toString());
+            keys.add(checked(single.toString()));
         }
         else {
             for (StringBuilder key : many) {
-                keys.add(key.toString());
+                keys.add(checked(key.toString()));
             }
         }
+    }
+
+    /**
+     * Refuses text that is not valid UTF-16 (a lone surrogate, such as half an emoji cut by {@code substring}):
+     * the bytes Redis sees would not be the key compared here. {@code codePoints()} yields a surrogate only
+     * where it stands alone.
+     */
+    private String checked(String key) {
+        if (key.codePoints()
+                .anyMatch((point) -> point >= Character.MIN_SURROGATE && point <= Character.MAX_SURROGATE)) {
+            throw failure("'" + key + "' is not valid text: it has a lone surrogate (half of a character such as "
+                    + "an emoji, cut apart?)");
+        }
+        return key;
     }
 
     private List<String> elements(Object value, Segment segment) {

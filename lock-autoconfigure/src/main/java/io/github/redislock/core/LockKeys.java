@@ -27,17 +27,11 @@ final class LockKeys {
             throw new LockException("Lock key '" + key.substring(0, Math.min(key.length(), 64)) + "...' is longer "
                     + "than " + MAX_KEY_BYTES + " bytes (key prefix included)");
         }
-        for (int i = 0; i < key.length(); i++) {
-            char c = key.charAt(i);
-            if (Character.isSurrogate(c)) {
-                if (Character.isHighSurrogate(c) && i + 1 < key.length() && Character.isLowSurrogate(key.charAt(i + 1))) {
-                    i++;
-                }
-                else {
-                    throw new LockException("Lock key '" + key + "' is not valid text: it has a lone surrogate at "
-                            + "index " + i + " (half of a character such as an emoji, cut apart?)");
-                }
-            }
+        // codePoints() yields a surrogate only where it stands alone (a pair becomes one supplementary code point).
+        if (key.codePoints()
+                .anyMatch((point) -> point >= Character.MIN_SURROGATE && point <= Character.MAX_SURROGATE)) {
+            throw new LockException("Lock key '" + key + "' is not valid text: it has a lone surrogate (half of a "
+                    + "character such as an emoji, cut apart?)");
         }
         return key;
     }

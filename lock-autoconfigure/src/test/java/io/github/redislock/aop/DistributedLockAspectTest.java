@@ -167,6 +167,17 @@ assertThat(LockValues.held(redis.command("GET", "sku:b:lock"))).as("sku:b:lock")
     }
 
     @Test
+    void aKeyThatIsNotValidTextFailsBeforeRedisNamingTheExpression() {
+        runner().run((context) -> {
+            Inventory inventory = context.getBean(Inventory.class);
+            String halfAnEmoji = "\uD83D";
+            assertThatThrownBy(() -> inventory.transfer("a", halfAnEmoji)).isInstanceOf(LockException.class)
+                    .hasMessageContaining("Inventory#transfer").hasMessageContaining("lone surrogate");
+            assertThat(redis.command("DBSIZE")).isEqualTo(0L);
+        });
+    }
+
+    @Test
     void nullKeyPartFailsBeforeRunning() {
         runner().run((context) -> {
             Inventory inventory = context.getBean(Inventory.class);
