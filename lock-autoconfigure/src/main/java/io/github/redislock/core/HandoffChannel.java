@@ -3,6 +3,7 @@ package io.github.redislock.core;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import io.lettuce.core.cluster.RedisClusterClient;
 
@@ -24,9 +25,13 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * so a message stays on its lock's node. Spring Data Redis has no sharded subscriptions; other client
  * libraries subscribe the plain way.</li>
  * </ul>
- * A message is the lock key. It reaches the listener on the client library's I/O thread, which must not
- * block. Messages only make waiting fast: a waiter that misses one finds the hand-off at its next timed
- * look at Redis.
+ * Plain channels are listened to through a {@link PlainHandoffSubscription} (Spring Data Redis's message
+ * listener container), which never blocks the waiting thread, also on Jedis.
+ * <p>
+ * A message is the lock key. It reaches the listener on the thread that read it (the client library's I/O
+ * thread, or the container's subscription thread), which must not block. Messages only make waiting fast: a
+ * waiter that misses one finds the hand-off at its next timed look at Redis, or, when it was missed because
+ * the channel was not yet (or no longer) subscribed, as soon as the server confirms the subscription.
  */
 final class HandoffChannel implements AutoCloseable {
 
@@ -44,24 +49,32 @@ final class HandoffChannel implements AutoCloseable {
 
     private final Consumer<String> listener;
 
+    private final Consumer<Predicate<String>> subscribed;
+
     /** Whether messages go by sharded pub/sub; {@code null} until first needed. */
     private volatile @Nullable Boolean sharded;
 
     /** Guarded by {@code this}. */
     private @Nullable HandoffSubscription subscription;
 
+    /** Guarded by {@code this}. */
+    private boolean closed;
+
     /**
      * @param executor where a sharded subscription is renewed after its slot moved
      * @param listener told the lock key of every hand-off to this application
+     * @param subscribed told, when a plain channel's subscription is confirmed (first or again), which lock
+     * keys it carries: a hand-off of one of them sent before may have been missed
      */
     HandoffChannel(RedisConnectionFactory connectionFactory, LockCommands redis, boolean clustered, String clientId,
-            Executor executor, Consumer<String> listener) {
+            Executor executor, Consumer<String> listener, Consumer<Predicate<String>> subscribed) {
         this.connectionFactory = connectionFactory;
         this.redis = redis;
         this.clustered = clustered;
         this.clientId = clientId;
         this.executor = executor;
         this.listener = listener;
+        this.subscribed = subscribed;
     }
 
     /**
@@ -86,6 +99,9 @@ final class HandoffChannel implements AutoCloseable {
     boolean listen(String key) {
         HandoffSubscription subscription;
         synchronized (this) {
+            if (this.closed) {
+                return true;
+            }
             if (this.subscription == null) {
                 try {
                     this.subscription = open();
@@ -108,7 +124,8 @@ final class HandoffChannel implements AutoCloseable {
                 .getRequiredNativeClient();
             return new ShardedHandoffSubscription(client, messages, this.executor);
         }
-        return new PlainHandoffSubscription(this.connectionFactory, messages);
+        return new PlainHandoffSubscription(this.connectionFactory, messages,
+                (channel) -> this.subscribed.accept((key) -> channel(key).equals(channel)));
     }
 
     /**
@@ -124,8 +141,10 @@ final class HandoffChannel implements AutoCloseable {
         return sharded;
     }
 
+    /** Stops listening for good: later waiters look at Redis on their timer. */
     @Override
     public synchronized void close() {
+        this.closed = true;
         if (this.subscription != null) {
             this.subscription.close();
         }

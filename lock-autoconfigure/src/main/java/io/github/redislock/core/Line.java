@@ -91,7 +91,10 @@ final class Line {
         return true;
     }
 
-    /** Our own release changed the key: the first waiter, if any, looks at Redis at once. */
+    /**
+     * Our own release changed the key, or a hand-off message may have been missed: the first waiter, if any,
+     * looks at Redis at once.
+     */
     synchronized boolean tryNow() {
         this.due = true;
         Thread first = this.waiters.peekFirst();

@@ -1,95 +1,289 @@
 package io.github.redislock.core;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.Subscription;
+import org.springframework.data.redis.connection.SubscriptionListener;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
- * Plain pub/sub through the application's connection factory (any client library, standalone or cluster):
- * one subscription connection, opened on first need and opened again when it died.
+ * Plain pub/sub through a {@link RedisMessageListenerContainer} on the application's connection factory: any
+ * client library (Lettuce, whose subscribe returns at once, and Jedis, whose subscribe blocks the calling
+ * thread until unsubscribed), standalone or cluster. One container and one subscription connection per client,
+ * created and started on first need.
+ * <ul>
+ * <li>{@link #subscribe} never blocks on Redis: it hands the channel to a thread of ours, which adds it to the
+ * container, and returns. The channel is listened to once the server confirms the subscription, a moment
+ * later; the confirmation is reported to {@code subscribed}, so that waiters look at Redis then for a hand-off
+ * sent in that gap. Until then (or if the confirmation never comes) their timed looks find it.</li>
+ * <li>A subscription connection that dies comes back: Lettuce reconnects and re-subscribes by itself; on
+ * Jedis the container subscribes again after a back-off (100 ms, doubling up to 5 s, for as long as it takes).
+ * Every re-subscription is confirmed to {@code subscribed} again. Meanwhile waiters fall back to timed looks. A
+ * subscription the container gave up (it fails for another reason than the connection) is started again by
+ * the next {@link #subscribe}.</li>
+ * <li>Messages and confirmations are passed on directly on the thread that read them (Lettuce's I/O thread,
+ * or the container's subscription thread on Jedis), so the consumers must not block.</li>
+ * </ul>
+ * Two daemon threads of this class, never one per channel: the container's (held by a Jedis subscription)
+ * and one that gives it channels; idle, they end after ten seconds, and all end once {@link #close closed} (a
+ * Jedis subscription thread as soon as the server answers the unsubscribe).
  */
 final class PlainHandoffSubscription implements HandoffSubscription {
 
     private static final Log logger = LogFactory.getLog(PlainHandoffSubscription.class);
 
+    /** How long the container may wait for Redis to confirm a subscription or an unsubscribe (close). */
+    private static final long REGISTRATION_WAIT_MILLIS = 1000;
+
     private final RedisConnectionFactory connectionFactory;
 
-    private final Consumer<byte[]> listener;
+    private final Listener listener;
 
-    /** Channels subscribed on {@link #connection}. Guarded by {@code this}. */
+    /** Channels asked for. Guarded by {@code this}. */
     private final Set<String> channels = new HashSet<>();
 
+    /** Channels to give the container next. Guarded by {@code this}. */
+    private final Set<String> pending = new HashSet<>();
+
+    /** Whether a task giving {@link #pending} to the container is queued or running. Guarded by {@code this}. */
+    private boolean registering;
+
     /** Guarded by {@code this}. */
-    private RedisConnection connection;
+    private boolean closed;
 
-    private boolean failing;
+    /** Guarded by {@code this}; created on first need. */
+    private @Nullable RedisMessageListenerContainer container;
 
-    PlainHandoffSubscription(RedisConnectionFactory connectionFactory, Consumer<byte[]> listener) {
+    /**
+     * The container's subscription thread (Jedis blocks it in its subscribe) and its recoveries (scheduled, not
+     * slept). Guarded by {@code this}; created on first need.
+     */
+    private @Nullable ScheduledThreadPoolExecutor containerThread;
+
+    /** Gives channels to the container, which may wait for Redis. Guarded by {@code this}; created on first need. */
+    private @Nullable ThreadPoolExecutor registrar;
+
+    private volatile boolean failing;
+
+    /**
+     * @param messages told the body of every message, on the thread that read it
+     * @param subscribed told every channel whose subscription the server confirmed (again), on that thread too
+     */
+    PlainHandoffSubscription(RedisConnectionFactory connectionFactory, Consumer<byte[]> messages,
+            Consumer<String> subscribed) {
         this.connectionFactory = connectionFactory;
-        this.listener = listener;
+        this.listener = new Listener(messages, subscribed);
     }
 
+    /**
+     * @return true the first time the channel is asked for, and while the container is not (yet, or no longer)
+     * listening; false once it listens
+     */
     @Override
-    public synchronized boolean subscribe(String channel) {
-        Subscription subscription = (this.connection != null) ? this.connection.getSubscription() : null;
-        boolean alive = subscription != null && subscription.isAlive();
-        if (alive && this.channels.contains(channel)) {
-            return false;
-        }
-        byte[] name = channel.getBytes(StandardCharsets.UTF_8);
-        try {
-            if (alive) {
-                subscription.subscribe(name);
+    public boolean subscribe(String channel) {
+        synchronized (this) {
+            if (this.closed) {
+                return true;
             }
-            else {
-                closeConnection();
-                this.connection = this.connectionFactory.getConnection();
-                this.connection.subscribe((message, pattern) -> this.listener.accept(message.getBody()), name);
+            RedisMessageListenerContainer container = this.container;
+            if (this.channels.contains(channel) && container != null && container.isListening()) {
+                return false;
             }
             this.channels.add(channel);
-            this.failing = false;
-        }
-        catch (RuntimeException ex) {
-            // Waiters still find hand-offs by their bounded retries; only the speed is lost. The next waiter
-            // tries to subscribe again.
-            closeConnection();
-            if (!this.failing) {
-                this.failing = true;
-                logger.warn("Could not subscribe to lock hand-off messages; waiting locks fall back to timed "
-                        + "retries", ex);
+            // Not listening: ask again. The container keeps what it was given, and giving it the same channel
+            // again starts listening if it had given up.
+            this.pending.add(channel);
+            if (this.registering) {
+                return true;
+            }
+            this.registering = true;
+            try {
+                registrar().execute(this::register);
+            }
+            catch (RuntimeException ex) {
+                this.registering = false;
+                warnOnce(ex);
             }
         }
         return true;
     }
 
-    private void closeConnection() {
-        this.channels.clear();
-        if (this.connection != null) {
-            try {
-                Subscription subscription = this.connection.getSubscription();
-                // A subscription that ended by itself already gave its connection back; closing again only
-                // makes Lettuce warn.
-                if (subscription == null || subscription.isAlive()) {
-                    this.connection.close();
+    /** On a thread of ours: gives the pending channels to the container, which may wait for Redis. */
+    private void register() {
+        while (true) {
+            RedisMessageListenerContainer container;
+            List<ChannelTopic> topics = new ArrayList<>();
+            synchronized (this) {
+                if (this.closed || this.pending.isEmpty()) {
+                    this.registering = false;
+                    return;
                 }
+                this.pending.forEach((channel) -> topics.add(new ChannelTopic(channel)));
+                this.pending.clear();
+                container = container();
+            }
+            try {
+                // Started with no channels it opens no connection; adding them subscribes (on Jedis on the
+                // container's subscription thread) and waits for the server's confirmation, at most
+                // REGISTRATION_WAIT_MILLIS for the first.
+                container.start();
+                container.addMessageListener(this.listener, topics);
+                this.failing = false;
             }
             catch (RuntimeException ex) {
-                logger.debug("Closing the hand-off subscription failed", ex);
+                // The channels stay with the container: a later subscription or recovery includes them, and the
+                // next subscribe() tries again while it does not listen. Waiters look at Redis on their timer.
+                warnOnce(ex);
             }
-            this.connection = null;
         }
     }
 
+    private void warnOnce(RuntimeException ex) {
+        if (!this.failing) {
+            this.failing = true;
+            logger.warn("Could not subscribe to lock hand-off messages; waiting locks fall back to timed retries "
+                    + "until the subscription is back", ex);
+        }
+        else {
+            logger.debug("Could not subscribe to lock hand-off messages", ex);
+        }
+    }
+
+    private RedisMessageListenerContainer container() {
+        if (this.container == null) {
+            RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+            container.setConnectionFactory(this.connectionFactory);
+            container.setBeanName("redis-lock-handoff");
+            container.setSubscriptionExecutor(containerThread());
+            // The listener only wakes a thread or queues a task: no need for a thread per message.
+            container.setTaskExecutor(Runnable::run);
+            container.setMaxSubscriptionRegistrationWaitingTime(REGISTRATION_WAIT_MILLIS);
+            ExponentialBackOff backOff = new ExponentialBackOff(100, 2);
+            backOff.setMaxInterval(5000);
+            container.setRecoveryBackoff(backOff);
+            container.afterPropertiesSet();
+            this.container = container;
+        }
+        return this.container;
+    }
+
+    private ScheduledThreadPoolExecutor containerThread() {
+        if (this.containerThread == null) {
+            // One thread: a Jedis subscription holds it until it fails, then schedules its recovery on it. On
+            // Lettuce it is only needed for recoveries and ends when idle.
+            ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, daemon("redis-lock-handoff"));
+            executor.setKeepAliveTime(10, TimeUnit.SECONDS);
+            executor.allowCoreThreadTimeOut(true);
+            executor.setRemoveOnCancelPolicy(true);
+            this.containerThread = executor;
+        }
+        return this.containerThread;
+    }
+
+    private ThreadPoolExecutor registrar() {
+        if (this.registrar == null) {
+            ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                    daemon("redis-lock-handoff-registration"));
+            executor.allowCoreThreadTimeOut(true);
+            this.registrar = executor;
+        }
+        return this.registrar;
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return (task) -> {
+            Thread thread = new Thread(task, name);
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /**
+     * Unsubscribes and stops the threads. Waits at most about three times {@value #REGISTRATION_WAIT_MILLIS} ms
+     * for Redis (a registration on its way, a subscription being set up, the unsubscribe); a Jedis thread still
+     * waiting for a stalled server ends with its connection.
+     */
     @Override
-    public synchronized void close() {
-        closeConnection();
+    public void close() {
+        RedisMessageListenerContainer container;
+        ScheduledThreadPoolExecutor containerThread;
+        ThreadPoolExecutor registrar;
+        synchronized (this) {
+            if (this.closed) {
+                return;
+            }
+            this.closed = true;
+            this.pending.clear();
+            container = this.container;
+            containerThread = this.containerThread;
+            registrar = this.registrar;
+        }
+        if (registrar != null) {
+            // A registration on its way could start the container again after it stopped: let it end first.
+            registrar.shutdownNow();
+            awaitTermination(registrar);
+        }
+        if (container != null) {
+            try {
+                container.destroy();
+            }
+            catch (Exception ex) {
+                logger.debug("Closing the hand-off subscription failed", ex);
+            }
+        }
+        if (containerThread != null) {
+            // Drops a recovery scheduled meanwhile: none may subscribe again after the container stopped.
+            containerThread.shutdownNow();
+        }
+    }
+
+    private static void awaitTermination(ThreadPoolExecutor executor) {
+        try {
+            executor.awaitTermination(REGISTRATION_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The container's listener: messages and subscription confirmations, passed on as they come. */
+    private static final class Listener implements MessageListener, SubscriptionListener {
+
+        private final Consumer<byte[]> messages;
+
+        private final Consumer<String> subscribed;
+
+        Listener(Consumer<byte[]> messages, Consumer<String> subscribed) {
+            this.messages = messages;
+            this.subscribed = subscribed;
+        }
+
+        @Override
+        public void onMessage(Message message, byte @Nullable [] pattern) {
+            this.messages.accept(message.getBody());
+        }
+
+        @Override
+        public void onChannelSubscribed(byte[] channel, long count) {
+            this.subscribed.accept(new String(channel, StandardCharsets.UTF_8));
+        }
     }
 }

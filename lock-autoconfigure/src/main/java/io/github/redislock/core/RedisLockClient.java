@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -21,6 +22,7 @@ import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockProvider;
 import io.github.redislock.LockRequest;
 
+import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.util.ClassUtils;
@@ -44,7 +46,7 @@ import org.springframework.util.ClassUtils;
  * Redis errors surface as {@link LockException} naming the key, with the client library's exception as
  * cause, within the connection's command timeout ({@code spring.data.redis.timeout}).
  */
-public final class RedisLockClient implements LockProvider, AutoCloseable {
+public final class RedisLockClient implements LockProvider, SmartLifecycle, AutoCloseable {
 
     private static final Log logger = LogFactory.getLog(RedisLockClient.class);
 
@@ -75,6 +77,8 @@ public final class RedisLockClient implements LockProvider, AutoCloseable {
 
     private final LossSignal loss;
 
+    private volatile boolean running;
+
     /** A client with a 30 s renewed lease and no loss listener. */
     public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix) {
         this(connectionFactory, keyPrefix, Duration.ofSeconds(30), LockLossListener.NONE, null);
@@ -99,7 +103,7 @@ public final class RedisLockClient implements LockProvider, AutoCloseable {
         this.clientId = this.tokens.next();
         // Messages arrive only once a waiter has subscribed, after construction.
         this.channel = new HandoffChannel(connectionFactory, commands, clustered, this.clientId, executor,
-                this::handedOver);
+                this::handedOver, this::subscribed);
         this.protocol = new RedisLockProtocol(commands, this.channel, executor);
         this.waiting = new Waiting(this.protocol, this.channel, this.clientId, executor);
         this.loss = new LossSignal(lossListener);
@@ -204,6 +208,11 @@ public final class RedisLockClient implements LockProvider, AutoCloseable {
         this.waiting.handedOver(key);
     }
 
+    /** The hand-off channel of these keys is listened to (again): their waiters look at Redis. */
+    private void subscribed(Predicate<String> keys) {
+        this.waiting.lookNow(keys);
+    }
+
     /** Ends one (possibly nested) acquisition; the last one releases the key. */
     void exit(HeldLock lock) {
         if (!lock.exitOne()) {
@@ -273,9 +282,38 @@ public final class RedisLockClient implements LockProvider, AutoCloseable {
         return this.waiting;
     }
 
+    /** As a bean: nothing to start, the hand-off subscription opens on the first wait. */
+    @Override
+    public void start() {
+        this.running = true;
+    }
+
+    /**
+     * As a bean, when the application context closes: stops listening for hand-off messages, just before the
+     * connection factory stops (which closes our subscription connection under us otherwise). Locks are still
+     * renewed and released until {@link #close}; a thread still waiting looks at Redis on its timer.
+     */
+    @Override
+    public void stop() {
+        this.running = false;
+        this.channel.close();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return this.running;
+    }
+
+    /** One phase after Spring Data Redis's connection factories (phase 0): stopped just before them. */
+    @Override
+    public int getPhase() {
+        return 1;
+    }
+
     /** Stops renewing; held locks then expire with their lease. */
     @Override
     public void close() {
+        this.running = false;
         this.renewer.close();
         this.channel.close();
         if (this.ownScheduler != null) {

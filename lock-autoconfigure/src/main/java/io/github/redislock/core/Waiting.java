@@ -7,6 +7,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -34,6 +35,7 @@ import io.github.redislock.LockException;
  * trying           reply 0: the application is queued     waiting
  * waiting          timer (holder's TTL, at most 1 s)       trying   (refreshes the queue entry)
  * waiting          hand-off message                        handed over
+ * waiting          its channel is subscribed (again)       trying   (a message may have been missed)
  * handed over      first waiter wakes and attempts         trying   (reply 2)
  * handed over      nobody waits                            leaving
  * waiting/trying   last waiter gives up while queued       leaving
@@ -210,6 +212,18 @@ final class Waiting {
             LockKey key = new LockKey(keyName);
             this.executor.execute(() -> leaveQueue(key));
         }
+    }
+
+    /**
+     * The channel of these keys is listened to now (on the thread that read the confirmation): a hand-off
+     * sent before, while it was not, was missed, so the first waiter of each of their lines looks at Redis.
+     */
+    void lookNow(Predicate<String> keys) {
+        this.lines.forEach((keyName, line) -> {
+            if (keys.test(keyName)) {
+                line.tryNow();
+            }
+        });
     }
 
     /**

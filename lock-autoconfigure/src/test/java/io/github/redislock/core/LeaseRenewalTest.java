@@ -15,18 +15,27 @@ import java.util.concurrent.locks.LockSupport;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockLossDetection;
 import io.github.redislock.support.TestConnections;
+import io.github.redislock.support.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static io.github.redislock.core.RedisLockClientTestSupport.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The watchdog and the loss signals, on a real Redis that the tests pause, kill and restart. */
+/** The watchdog and the loss signals, on a real Redis that the tests pause, kill and restart; on Lettuce and Jedis. */
+@ParameterizedClass
+@EnumSource(ClientLibrary.class)
 class LeaseRenewalTest {
+
+    @Parameter
+    ClientLibrary library;
 
     private static final Duration LEASE = Duration.ofMillis(600);
 
@@ -35,7 +44,7 @@ class LeaseRenewalTest {
 
     private RedisServer redis;
 
-    private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+    private final List<RedisConnectionFactory> factories = new ArrayList<>();
 
     private final List<RedisLockClient> clients = new ArrayList<>();
 
@@ -52,7 +61,7 @@ class LeaseRenewalTest {
     @AfterEach
     void stopRedis() {
         this.clients.forEach(RedisLockClient::close);
-        this.factories.forEach(LettuceConnectionFactory::destroy);
+        this.factories.forEach(TestConnections::destroy);
         this.redis.close();
     }
 
@@ -61,7 +70,7 @@ class LeaseRenewalTest {
     }
 
     private RedisLockClient client(ScheduledExecutorService scheduler, Duration lease) {
-        LettuceConnectionFactory factory = TestConnections.lettuce(this.redis, Duration.ofMillis(300));
+        RedisConnectionFactory factory = this.library.connect(this.redis, Duration.ofMillis(300));
         this.factories.add(factory);
         RedisLockClient client = new RedisLockClient(factory, "", lease,
                 (key, token, fence, detection) -> this.losses.add(new Loss(key, token, fence, detection, System.nanoTime())),

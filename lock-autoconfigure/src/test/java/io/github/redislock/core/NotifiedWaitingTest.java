@@ -9,12 +9,16 @@ import java.util.concurrent.TimeUnit;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockValues;
 import io.github.redislock.support.TestConnections;
+import io.github.redislock.support.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static io.github.redislock.core.RedisLockClientTestSupport.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,15 +26,20 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Releases hand the lock to the next queued client (a pub/sub message to that client only), which gives it to
- * its first waiting thread; waiters fall back to timed retries when messages are lost.
+ * its first waiting thread; waiters fall back to timed retries when messages are lost. On Lettuce and on Jedis.
  */
+@ParameterizedClass
+@EnumSource(ClientLibrary.class)
 class NotifiedWaitingTest {
+
+    @Parameter
+    ClientLibrary library;
 
     private static final long LONG_WAIT = TimeUnit.SECONDS.toNanos(20);
 
     private RedisServer redis;
 
-    private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+    private final List<RedisConnectionFactory> factories = new ArrayList<>();
 
     private final List<RedisLockClient> clients = new ArrayList<>();
 
@@ -42,12 +51,12 @@ class NotifiedWaitingTest {
     @AfterEach
     void stopRedis() {
         this.clients.forEach(RedisLockClient::close);
-        this.factories.forEach(LettuceConnectionFactory::destroy);
+        this.factories.forEach(TestConnections::destroy);
         this.redis.close();
     }
 
     private RedisLockClient client() {
-        LettuceConnectionFactory factory = TestConnections.lettuce(this.redis, Duration.ofSeconds(5));
+        RedisConnectionFactory factory = this.library.connect(this.redis, Duration.ofSeconds(5));
         this.factories.add(factory);
         RedisLockClient client = new RedisLockClient(factory, "", Duration.ofSeconds(30), LockLossListener.NONE, null);
         // Timed retries happen only when the holder's lease would run out: on a loaded machine the default
@@ -97,7 +106,7 @@ class NotifiedWaitingTest {
     @Test
     void releasesHandTheLockOnInTurnWithoutAnyFailedAttempt() throws Exception {
         RedisLockClient holderClient = client();
-        RedisLockClient waiterClient = client();
+        RedisLockClient waiterClient = subscribed(client());
         LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         List<CompletableFuture<Long>> acquired = new ArrayList<>();
         List<LockHandle> handles = new ArrayList<>();
@@ -142,7 +151,7 @@ class NotifiedWaitingTest {
             acquired.add(future);
             awaitParkedForNotification(waiterThread(waiterClient, key, future, handles));
         }
-        String channel = KeySlots.handoffChannelPrefix("a", false) + waiterClient.clientId();
+        String channel = awaitSubscribed(waiterClient);
         assertThat(listOf(this.redis.command("PUBSUB", "CHANNELS", "*"))).containsExactly(channel);
         assertThat(listOf(this.redis.command("PUBSUB", "NUMSUB", channel))).containsExactly(channel, 1L);
         holders.forEach(LockHandle::close);
@@ -185,7 +194,7 @@ class NotifiedWaitingTest {
     @Test
     void aHandOffIsTakenOverOnlyAsRedisConfirmsItWithALeaseCountedFromThen() throws Exception {
         RedisLockClient holderClient = client();
-        RedisLockClient waiterClient = client();
+        RedisLockClient waiterClient = subscribed(client());
         LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         CompletableFuture<Long> acquired = new CompletableFuture<>();
         List<LockHandle> handles = new ArrayList<>();
@@ -209,7 +218,7 @@ class NotifiedWaitingTest {
 
     @Test
     void aHandOffThatExpiredBeforeItsTakeOverIsNotUsed() throws Exception {
-        RedisLockClient waiterClient = client();
+        RedisLockClient waiterClient = subscribed(client());
         this.redis.command("SET", "hot", "someone:1", "PX", "30000");
         CompletableFuture<Long> acquired = new CompletableFuture<>();
         List<LockHandle> handles = new ArrayList<>();
@@ -318,6 +327,67 @@ class NotifiedWaitingTest {
         assertThat(Duration.ofNanos(notified.get(10, TimeUnit.SECONDS) - released)).isLessThan(Duration.ofMillis(300));
         second.close();
         handles.get(2).close();
+    }
+
+    @Test
+    void aSubscriptionTheServerDroppedComesBackAndWakesWaitersAgain() throws Exception {
+        RedisLockClient holderClient = client();
+        RedisLockClient waiterClient = client();
+        LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
+        CompletableFuture<Long> acquired = new CompletableFuture<>();
+        List<LockHandle> handles = new ArrayList<>();
+        Thread waiter = waiterThread(waiterClient, "hot", acquired, handles);
+        awaitParkedForNotification(waiter);
+        String channel = awaitSubscribed(waiterClient);
+        this.redis.command("CLIENT", "KILL", "TYPE", "pubsub");
+        // Lettuce reconnects and subscribes again by itself; on Jedis the listener container does, after its
+        // back-off.
+        await("the subscription to come back").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                .until(() -> listOf(this.redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(1L));
+        awaitParkedForNotification(waiter);
+        long released = System.nanoTime();
+        holder.close();
+        assertThat(Duration.ofNanos(acquired.get(10, TimeUnit.SECONDS) - released)).isLessThan(Duration.ofMillis(300));
+        handles.forEach(LockHandle::close);
+    }
+
+    @Test
+    void closingAClientWithAnActiveSubscriptionIsQuickAndUnsubscribes() throws Exception {
+        RedisLockClient holderClient = client();
+        RedisLockClient waiterClient = client();
+        LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
+        assertThat(acquire(waiterClient, List.of("hot"), TimeUnit.MILLISECONDS.toNanos(100), 30_000)).isNull();
+        String channel = awaitSubscribed(waiterClient);
+        long start = System.nanoTime();
+        waiterClient.close();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(500));
+        await("the unsubscribe").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+                .until(() -> listOf(this.redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(0L));
+        holder.close();
+    }
+
+    /**
+     * Makes the client subscribe to its hand-off channel before the test's own scenario starts, so that the
+     * look at Redis that follows the subscription's confirmation cannot interleave with it.
+     */
+    private RedisLockClient subscribed(RedisLockClient client) {
+        this.redis.command("SET", "subscribe-first", "someone:1", "PX", "30000");
+        assertThat(acquire(client, List.of("subscribe-first"), TimeUnit.MILLISECONDS.toNanos(10), 30_000)).isNull();
+        awaitSubscribed(client);
+        this.redis.command("DEL", "subscribe-first");
+        return client;
+    }
+
+    /**
+     * Waits until Redis counts the client's (standalone) hand-off channel as subscribed: the subscription is made
+     * in the background after the first waiter joined.
+     * @return the channel
+     */
+    private String awaitSubscribed(RedisLockClient client) {
+        String channel = KeySlots.handoffChannelPrefix("any", false) + client.clientId();
+        await("the hand-off subscription").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+                .until(() -> listOf(this.redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(1L));
+        return channel;
     }
 
     /** Waits until the thread sleeps waiting for a release notification (not in a Redis call). */

@@ -4,14 +4,34 @@ import java.time.Duration;
 
 import io.github.redislock.testsupport.RedisServer;
 
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-/** Lettuce connection factories on a test server, as Spring Boot would build them. */
+/** Lettuce and Jedis connection factories on a test server, as Spring Boot would build them. */
 public final class TestConnections {
 
     private TestConnections() {
+    }
+
+    /** The client libraries Spring Boot can connect with ({@code spring.data.redis.client-type}). */
+    public enum ClientLibrary {
+
+        LETTUCE, JEDIS;
+
+        /** A started factory of this library with the given command timeout; the caller {@link #destroy}s it. */
+        public RedisConnectionFactory connect(RedisServer redis, Duration commandTimeout) {
+            return (this == LETTUCE) ? lettuce(redis, commandTimeout) : jedis(redis, commandTimeout);
+        }
+
+        /** The value of {@code spring.data.redis.client-type} that selects this library. */
+        public String clientType() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
     }
 
     /** A started factory with the given command timeout; the caller destroys it. */
@@ -22,5 +42,30 @@ public final class TestConnections {
         factory.afterPropertiesSet();
         factory.start();
         return factory;
+    }
+
+    /**
+     * A started, pooled Jedis factory (Boot's default for {@code client-type=jedis}) whose connect and read
+     * timeouts are the command timeout, as Boot sets them from {@code spring.data.redis.timeout}; the caller
+     * destroys it.
+     */
+    public static JedisConnectionFactory jedis(RedisServer redis, Duration commandTimeout) {
+        JedisConnectionFactory factory = new JedisConnectionFactory(
+                new RedisStandaloneConfiguration(redis.host(), redis.port()),
+                JedisClientConfiguration.builder().connectTimeout(commandTimeout).readTimeout(commandTimeout)
+                    .usePooling().build());
+        factory.afterPropertiesSet();
+        factory.start();
+        return factory;
+    }
+
+    /** Destroys a factory made here. */
+    public static void destroy(RedisConnectionFactory factory) {
+        try {
+            ((DisposableBean) factory).destroy();
+        }
+        catch (Exception ex) {
+            throw new IllegalStateException(ex);
+        }
     }
 }
