@@ -36,7 +36,9 @@ final class LockApplication implements AutoCloseable {
      * given {@code name=value} properties come last and win.
      */
     static LockApplication start(RedisServer redis, String... properties) {
+        // Unpooled Lettuce, Boot's default without commons-pool2 (which Jedis brings onto the test class path).
         List<String> all = new ArrayList<>(List.of("spring.data.redis.url=" + redis.url(),
+                "spring.data.redis.lettuce.pool.enabled=false",
                 "redis-lock.key-prefix=" + PREFIX, "spring.data.redis.timeout=2s"));
         all.addAll(List.of(properties));
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();

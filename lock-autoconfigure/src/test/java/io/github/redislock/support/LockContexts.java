@@ -25,6 +25,9 @@ public final class LockContexts {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
                         RedisLockAutoConfiguration.class))
-                .withPropertyValues("spring.data.redis.url=" + redis.url());
+                // Jedis on the test class path brings commons-pool2, with which Boot would pool Lettuce: keep
+                // Boot's default for applications without it (one shared connection, the engine's direct path).
+                .withPropertyValues("spring.data.redis.url=" + redis.url(),
+                        "spring.data.redis.lettuce.pool.enabled=false");
     }
 }
