@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -298,6 +299,31 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
+    /**
+     * A free loopback port for a cluster node: at most 55535, since the node also listens on the port 10000
+     * higher for the cluster bus, which must be free too.
+     */
+    static int freeClusterPort() {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = 20000 + ThreadLocalRandom.current().nextInt(55535 - 20000 + 1);
+            if (isBindable(port) && isBindable(port + 10000)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("No free loopback port pair (p, p + 10000) for a cluster node");
+    }
+
+    private static boolean isBindable(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(false);
+            socket.bind(new InetSocketAddress(InetAddress.getByName(HOST), port));
+            return true;
+        }
+        catch (IOException ex) {
+            return false;
+        }
+    }
+
     /** True when something accepts connections on the given loopback port. */
     public static boolean isListening(int port) {
         try (Socket socket = new Socket()) {
@@ -336,7 +362,8 @@ public final class RedisServer implements AutoCloseable {
             IllegalStateException failure = null;
             // A free port can be taken by someone else between probing and binding; try a few.
             for (int attempt = 0; attempt < 5; attempt++) {
-                int chosen = (this.port != null) ? this.port : freePort();
+                int chosen = (this.port != null) ? this.port
+                        : this.arguments.contains("--cluster-enabled") ? freeClusterPort() : freePort();
                 RedisServer server = new RedisServer(binary, chosen, this.arguments);
                 try {
                     server.launch();
