@@ -43,6 +43,9 @@ final class HandoffChannel implements AutoCloseable {
 
     private final boolean clustered;
 
+    /** Whether the factory is Lettuce's, whose cluster client can subscribe sharded. */
+    private final boolean lettuce;
+
     private final String clientId;
 
     private final Executor executor;
@@ -66,11 +69,12 @@ final class HandoffChannel implements AutoCloseable {
      * @param subscribed told, when a plain channel's subscription is confirmed (first or again), which lock
      * keys it carries: a hand-off of one of them sent before may have been missed
      */
-    HandoffChannel(RedisConnectionFactory connectionFactory, LockCommands redis, boolean clustered, String clientId,
-            Executor executor, Consumer<String> listener, Consumer<Predicate<String>> subscribed) {
+    HandoffChannel(RedisConnectionFactory connectionFactory, LockCommands redis, boolean clustered, boolean lettuce,
+            String clientId, Executor executor, Consumer<String> listener, Consumer<Predicate<String>> subscribed) {
         this.connectionFactory = connectionFactory;
         this.redis = redis;
         this.clustered = clustered;
+        this.lettuce = lettuce;
         this.clientId = clientId;
         this.executor = executor;
         this.listener = listener;
@@ -135,7 +139,8 @@ final class HandoffChannel implements AutoCloseable {
     private boolean sharded() {
         Boolean sharded = this.sharded;
         if (sharded == null) {
-            sharded = this.clustered && RedisVersion.atLeast(this.redis.serverVersion(), 7, 0);
+            // Spring Data Redis has no sharded subscriptions; only Lettuce's own cluster client does.
+            sharded = this.clustered && this.lettuce && RedisVersion.atLeast(this.redis.serverVersion(), 7, 0);
             this.sharded = sharded;
         }
         return sharded;

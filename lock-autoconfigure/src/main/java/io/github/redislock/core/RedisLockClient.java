@@ -24,6 +24,7 @@ import io.github.redislock.LockRequest;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.util.ClassUtils;
 
@@ -51,6 +52,9 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
     private static final Log logger = LogFactory.getLog(RedisLockClient.class);
 
     private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+            RedisLockClient.class.getClassLoader());
+
+    private static final boolean JEDIS_PRESENT = ClassUtils.isPresent("redis.clients.jedis.Jedis",
             RedisLockClient.class.getClassLoader());
 
     private final String keyPrefix;
@@ -97,17 +101,25 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         this.renewedLeaseMillis = renewedLease.toMillis();
         this.ownScheduler = (scheduler == null) ? newScheduler() : null;
         ScheduledExecutorService executor = (scheduler != null) ? scheduler : this.ownScheduler;
-        boolean clustered = LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce
-                && lettuce.isClusterAware();
+        boolean clustered = isCluster(connectionFactory);
         LockCommands commands = commandsFor(connectionFactory);
         this.clientId = this.tokens.next();
         // Messages arrive only once a waiter has subscribed, after construction.
-        this.channel = new HandoffChannel(connectionFactory, commands, clustered, this.clientId, executor,
+        boolean lettuce = LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory;
+        this.channel = new HandoffChannel(connectionFactory, commands, clustered, lettuce, this.clientId, executor,
                 this::handedOver, this::subscribed);
         this.protocol = new RedisLockProtocol(commands, this.channel, executor);
         this.waiting = new Waiting(this.protocol, this.channel, this.clientId, executor);
         this.loss = new LossSignal(lossListener);
         this.renewer = new LeaseRenewer(this.protocol, this.loss, executor, this.renewedLeaseMillis, clustered);
+    }
+
+    /** Whether the factory talks to a Redis Cluster: keys of one script must then share a slot. */
+    private static boolean isCluster(RedisConnectionFactory connectionFactory) {
+        if (LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce) {
+            return lettuce.isClusterAware();
+        }
+        return JEDIS_PRESENT && connectionFactory instanceof JedisConnectionFactory jedis && jedis.isRedisClusterAware();
     }
 
     private static LockCommands commandsFor(RedisConnectionFactory connectionFactory) {

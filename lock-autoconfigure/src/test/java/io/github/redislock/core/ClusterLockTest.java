@@ -9,21 +9,37 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.github.redislock.LockHandle;
+import io.github.redislock.support.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisCluster;
 import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static io.github.redislock.core.RedisLockClientTestSupport.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The engine on a three-master Redis Cluster: keys, fencing counters, renewals and wake-ups across slots. */
+/**
+ * The engine on a three-master Redis Cluster, on Lettuce and on Jedis: keys, fences, renewals and wake-ups
+ * across slots.
+ */
+@ParameterizedClass
+@EnumSource(ClientLibrary.class)
 class ClusterLockTest {
+
+    @Parameter
+    ClientLibrary library;
 
     private static final List<String> KEYS = List.of("sku:1:lock", "sku:2:lock", "sku:3:lock", "sku:4:lock",
             "sku:5:lock", "sku:6:lock", "sku:7:lock", "sku:8:lock", "order:{7}:lock", "a}b{c", "user:42",
@@ -31,7 +47,7 @@ class ClusterLockTest {
 
     private static RedisCluster cluster;
 
-    private static final List<LettuceConnectionFactory> factories = new ArrayList<>();
+    private static final List<RedisConnectionFactory> factories = new ArrayList<>();
 
     @BeforeAll
     static void startCluster() {
@@ -39,17 +55,30 @@ class ClusterLockTest {
     }
 
     @AfterAll
-    static void stopCluster() {
-        factories.forEach(LettuceConnectionFactory::destroy);
+    static void stopCluster() throws Exception {
+        for (RedisConnectionFactory factory : factories) {
+            ((DisposableBean) factory).destroy();
+        }
         cluster.close();
     }
 
-    private static RedisLockClient client() {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                new RedisClusterConfiguration(cluster.nodeAddresses()),
-                LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(5)).build());
-        factory.afterPropertiesSet();
-        factory.start();
+    private RedisLockClient client() {
+        RedisClusterConfiguration configuration = new RedisClusterConfiguration(cluster.nodeAddresses());
+        RedisConnectionFactory factory;
+        if (this.library == ClientLibrary.LETTUCE) {
+            LettuceConnectionFactory lettuce = new LettuceConnectionFactory(configuration,
+                    LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(5)).build());
+            lettuce.afterPropertiesSet();
+            lettuce.start();
+            factory = lettuce;
+        }
+        else {
+            JedisConnectionFactory jedis = new JedisConnectionFactory(configuration, JedisClientConfiguration.builder()
+                .connectTimeout(Duration.ofSeconds(5)).readTimeout(Duration.ofSeconds(5)).usePooling().build());
+            jedis.afterPropertiesSet();
+            jedis.start();
+            factory = jedis;
+        }
         factories.add(factory);
         RedisLockClient client = new RedisLockClient(factory, "", Duration.ofMinutes(10), LockLossListener.NONE, null);
         client.waiting().maxUnnotifiedWait(Duration.ofSeconds(60));
@@ -113,7 +142,8 @@ class ClusterLockTest {
         NotifiedWaitingTest.awaitParkedForNotification(thread);
         RedisServer owner = cluster.nodeFor("hot:{1}");
         String channel = KeySlots.handoffChannelPrefix("hot:{1}", true) + waiter.clientId();
-        if (RedisVersion.atLeast(LettuceLockCommands.versionIn((String) owner.command("INFO", "server")), 7, 0)) {
+        if (this.library == ClientLibrary.LETTUCE
+                && RedisVersion.atLeast(LettuceLockCommands.versionIn((String) owner.command("INFO", "server")), 7, 0)) {
             // Sharded: the waiting client listens on the node of the lock's slot, not on the whole cluster.
             assertThat(new ArrayList<Object>((List<?>) owner.command("PUBSUB", "SHARDNUMSUB", channel)))
                     .containsExactly(channel, 1L);
