@@ -178,6 +178,14 @@ assertThat(LockValues.held(redis.command("GET", "sku:b:lock"))).as("sku:b:lock")
     }
 
     @Test
+    void aWaitTooLongForNanosecondsMeansAsLongAsItTakes() {
+        runner().run((context) -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(Inventory.class).asLongAsItTakes(5L)).isEqualTo("waited");
+        });
+    }
+
+    @Test
     void nullKeyPartFailsBeforeRunning() {
         runner().run((context) -> {
             Inventory inventory = context.getBean(Inventory.class);
@@ -239,6 +247,12 @@ assertThat(LockValues.held(redis.command("GET", "sku:b:lock"))).as("sku:b:lock")
         public void failing(long id) {
             observe("sku:" + id + ":lock");
             throw new IllegalStateException("boom");
+        }
+
+        @DistributedLock(key = "sku:#id:lock", waitTime = "300000d")
+        public String asLongAsItTakes(long id) {
+            observe("sku:" + id + ":lock");
+            return "waited";
         }
 
         @DistributedLock(key = "sku:#id:lock", waitTime = "${test.wait}")
