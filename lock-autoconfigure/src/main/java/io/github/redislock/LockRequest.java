@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * Immutable and checked when built, so that every way into the lock (the annotation, the template, a
  * {@link LockProvider}) sees the same rules:
  * <ul>
- * <li>keys: at least one, none {@code null} or empty; duplicates collapse, and several keys are taken in
+ * <li>keys: at least one, none {@code null}, empty or invalid text (a lone surrogate); duplicates collapse, and several keys are taken in
  * lexicographic order, so that callers naming the same keys in different orders cannot deadlock;</li>
  * <li>wait time: zero (one attempt) or more; longer than about 292 years counts as "as long as it takes";</li>
  * <li>lease time: {@code null} for a lease renewed while the lock is held, otherwise at least 1 ms, fixed.</li>
@@ -67,6 +67,26 @@ public final class LockRequest {
         if (key == null || key.isEmpty()) {
             throw new LockException("Lock key is null or empty");
         }
+        if (hasLoneSurrogate(key)) {
+            // Its UTF-8 bytes, which Redis sees, would not be the key compared in Java: two keys could share
+            // one lock, or a key's hand-off never find its waiters.
+            throw new LockException("Lock key '" + key + "' is not valid text: it has a lone surrogate (half of a "
+                    + "character such as an emoji, cut apart?)");
+        }
+    }
+
+    /** A high surrogate not followed by a low one, or a low one not preceded by a high one; allocates nothing. */
+    private static boolean hasLoneSurrogate(String key) {
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < key.length() && Character.isLowSurrogate(key.charAt(i + 1))) {
+                i++;
+            }
+            else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Duration checkWait(@Nullable Duration waitTime) {

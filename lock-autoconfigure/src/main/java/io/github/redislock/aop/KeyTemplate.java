@@ -85,28 +85,15 @@ final class KeyTemplate {
             }
         }
         if (many == null) {
-            keys.add(checked(single.toString()));
+            keys.add(single.toString());
         }
         else {
             for (StringBuilder key : many) {
-                keys.add(checked(key.toString()));
+                keys.add(key.toString());
             }
         }
     }
 
-    /**
-     * Refuses text that is not valid UTF-16 (a lone surrogate, such as half an emoji cut by {@code substring}):
-     * the bytes Redis sees would not be the key compared here. {@code codePoints()} yields a surrogate only
-     * where it stands alone.
-     */
-    private String checked(String key) {
-        if (key.codePoints()
-                .anyMatch((point) -> point >= Character.MIN_SURROGATE && point <= Character.MAX_SURROGATE)) {
-            throw failure("'" + key + "' is not valid text: it has a lone surrogate (half of a character such as "
-                    + "an emoji, cut apart?)");
-        }
-        return key;
-    }
 
     private List<String> elements(Object value, Segment segment) {
         List<String> elements = new ArrayList<>();
@@ -203,4 +190,5 @@ final class KeyTemplate {
             return this.text;
         }
     }
+
 }

@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.redislock.LockException;
 import io.github.redislock.LockRequest;
 import io.github.redislock.annotation.OnLockFailure;
 
@@ -48,8 +49,21 @@ final class LockOperation {
         for (KeyTemplate template : this.keys) {
             template.resolve(evaluation, resolved);
         }
-        return (resolved.size() == 1) ? LockRequest.of(resolved.get(0), this.waitTime, this.leaseTime)
-                : LockRequest.of(resolved, this.waitTime, this.leaseTime);
+        try {
+            return (resolved.size() == 1) ? LockRequest.of(resolved.get(0), this.waitTime, this.leaseTime)
+                    : LockRequest.of(resolved, this.waitTime, this.leaseTime);
+        }
+        catch (LockException ex) {
+            throw new LockException("Lock key " + describeKeys() + " of " + this.origin + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private String describeKeys() {
+        StringBuilder sources = new StringBuilder();
+        for (KeyTemplate template : this.keys) {
+            sources.append((sources.length() == 0) ? "'" : ", '").append(template.source()).append('\'');
+        }
+        return sources.toString();
     }
 
     String origin() {

@@ -15,10 +15,8 @@ final class LockKeys {
 
     /**
      * The Redis key for a lock name: prefix + name.
-     * @throws LockException if it is longer than {@link #MAX_KEY_BYTES}, or not valid UTF-16 (a lone
-     * surrogate, such as half an emoji cut by {@code substring}): its UTF-8 bytes, which Redis sees, would
-     * not be the key this JVM compares, so two different keys could share one lock, or one key's hand-off
-     * never find its waiters
+     * @throws LockException if it is longer than {@link #MAX_KEY_BYTES} (keys that are not valid text never
+     * get here: {@code LockRequest} refuses them)
      */
     static String checked(String prefix, String name) {
         String key = prefix.isEmpty() ? name : prefix.concat(name);
@@ -26,12 +24,6 @@ final class LockKeys {
         if (key.length() * 3 > MAX_KEY_BYTES && key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
             throw new LockException("Lock key '" + key.substring(0, Math.min(key.length(), 64)) + "...' is longer "
                     + "than " + MAX_KEY_BYTES + " bytes (key prefix included)");
-        }
-        // codePoints() yields a surrogate only where it stands alone (a pair becomes one supplementary code point).
-        if (key.codePoints()
-                .anyMatch((point) -> point >= Character.MIN_SURROGATE && point <= Character.MAX_SURROGATE)) {
-            throw new LockException("Lock key '" + key + "' is not valid text: it has a lone surrogate (half of a "
-                    + "character such as an emoji, cut apart?)");
         }
         return key;
     }
