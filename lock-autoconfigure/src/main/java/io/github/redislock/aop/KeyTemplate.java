@@ -94,7 +94,6 @@ final class KeyTemplate {
         }
     }
 
-
     private List<String> elements(Object value, Segment segment) {
         List<String> elements = new ArrayList<>();
         if (value instanceof Collection<?> collection) {
