@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -24,9 +23,6 @@ import io.github.redislock.LockRequest;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.util.ClassUtils;
 
 /**
  * The Redis lock engine of one application: takes, renews and releases locks on the application's own
@@ -50,12 +46,6 @@ import org.springframework.util.ClassUtils;
 public final class RedisLockClient implements LockProvider, SmartLifecycle, AutoCloseable {
 
     private static final Log logger = LogFactory.getLog(RedisLockClient.class);
-
-    private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
-            RedisLockClient.class.getClassLoader());
-
-    private static final boolean JEDIS_PRESENT = ClassUtils.isPresent("redis.clients.jedis.Jedis",
-            RedisLockClient.class.getClassLoader());
 
     private final String keyPrefix;
 
@@ -99,45 +89,19 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
             Duration renewedLease, LockLossListener lossListener, @Nullable ScheduledExecutorService scheduler) {
         this.keyPrefix = (keyPrefix != null) ? keyPrefix : "";
         this.renewedLeaseMillis = renewedLease.toMillis();
-        this.ownScheduler = (scheduler == null) ? newScheduler() : null;
+        this.ownScheduler = (scheduler == null) ? ConnectionKind.newScheduler() : null;
         ScheduledExecutorService executor = (scheduler != null) ? scheduler : this.ownScheduler;
-        boolean clustered = isCluster(connectionFactory);
-        LockCommands commands = commandsFor(connectionFactory);
+        boolean clustered = ConnectionKind.isCluster(connectionFactory);
+        LockCommands commands = ConnectionKind.commandsFor(connectionFactory);
         this.clientId = this.tokens.next();
         // Messages arrive only once a waiter has subscribed, after construction.
-        boolean lettuce = LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory;
-        this.channel = new HandoffChannel(connectionFactory, commands, clustered, lettuce, this.clientId, executor,
-                this::handedOver, this::subscribed);
+        this.channel = new HandoffChannel(connectionFactory, commands, clustered,
+                ConnectionKind.isLettuce(connectionFactory), this.clientId, executor, this::handedOver,
+                this::subscribed);
         this.protocol = new RedisLockProtocol(commands, this.channel, executor);
         this.waiting = new Waiting(this.protocol, this.channel, this.clientId, executor);
         this.loss = new LossSignal(lossListener);
         this.renewer = new LeaseRenewer(this.protocol, this.loss, executor, this.renewedLeaseMillis, clustered);
-    }
-
-    /** Whether the factory talks to a Redis Cluster: keys of one script must then share a slot. */
-    private static boolean isCluster(RedisConnectionFactory connectionFactory) {
-        if (LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce) {
-            return lettuce.isClusterAware();
-        }
-        return JEDIS_PRESENT && connectionFactory instanceof JedisConnectionFactory jedis && jedis.isRedisClusterAware();
-    }
-
-    private static LockCommands commandsFor(RedisConnectionFactory connectionFactory) {
-        if (LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce
-                && LettuceLockCommands.supports(lettuce)) {
-            return LettuceLockCommands.lazy(lettuce);
-        }
-        return new TemplateLockCommands(connectionFactory);
-    }
-
-    private static ScheduledExecutorService newScheduler() {
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
-            Thread thread = new Thread(task, "redis-lock-renewal");
-            thread.setDaemon(true);
-            return thread;
-        });
-        executor.setRemoveOnCancelPolicy(true);
-        return executor;
     }
 
     /**

@@ -10,7 +10,8 @@
  * Redis queue, and hand-offs (its Javadoc has the state machine), hearing releases through
  * {@code HandoffChannel};</li>
  * <li>{@code LeaseRenewer}: batched renewal; {@code LossSignal}: a lost lock is never silent;</li>
- * <li>{@code HeldLock} and the handles: what one acquisition holds, and reentrancy.</li>
+ * <li>{@code HeldLock} and the handles: what one acquisition holds, and reentrancy;</li>
+ * <li>{@code ConnectionKind}: which client library and topology the connection factory has.</li>
  * </ul>
  */
 @NullMarked
