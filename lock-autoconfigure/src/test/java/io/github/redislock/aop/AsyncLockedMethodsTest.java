@@ -110,6 +110,22 @@ class AsyncLockedMethodsTest {
     }
 
     @Test
+    void aSubscriberThatGivesUpWhileTheLockIsAwaitedLeavesNoLockBehind() {
+        runner().run((context) -> {
+            Jobs jobs = context.getBean(Jobs.class);
+            redis.command("SET", "mono", "someone-else:1", "PX", "30000");
+            // The subscriber cancels (a timed-out request) while the lock is still awaited on its behalf.
+            assertThat(jobs.mono().timeout(Duration.ofMillis(300)).onErrorReturn(-1).block(Duration.ofSeconds(5)))
+                .isEqualTo(-1);
+            // The holder leaves; the abandoned acquisition may complete now, and must not keep the key.
+            redis.command("DEL", "mono");
+            await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5))
+                .until(() -> redis.command("EXISTS", "mono").equals(0L));
+            assertThat(jobs.log().sections()).as("the method never ran").isZero();
+        });
+    }
+
+    @Test
     void skippedAsyncCallsReturnEmptyInTheirOwnShape() {
         runner().run((context) -> {
             Jobs jobs = context.getBean(Jobs.class);

@@ -333,7 +333,8 @@ class HandoffCorrectnessTest {
 
         static final int THREADS_PER_APPLICATION = 3;
 
-        static final Duration LENGTH = Duration.ofSeconds(6);
+        /** 6 s by default; {@code -Dcontention.seconds=25} runs past every internal timer several times over. */
+        static final Duration LENGTH = Duration.ofSeconds(Long.getLong("contention.seconds", 6));
 
         static Contention run(RedisServer redis, List<String> keys) throws Exception {
             SectionLog log = new SectionLog();
@@ -343,7 +344,8 @@ class HandoffCorrectnessTest {
             AtomicLong stopAt = new AtomicLong(Long.MAX_VALUE);
             try {
                 for (int a = 0; a < APPLICATIONS; a++) {
-                    applications.add(LockApplication.start(redis));
+                    // A 3 s lease: renewals (every second) and queue-entry expiry (3 s) happen during the run.
+                    applications.add(LockApplication.start(redis, "redis-lock.lease-time=3s"));
                 }
                 for (int a = 0; a < APPLICATIONS; a++) {
                     int application = a;
