@@ -22,8 +22,9 @@ public interface LockHandle extends AutoCloseable {
 
     /**
      * The value stored under the key while this handle holds it: {@code <token>:<fencing token>}, where the
-     * token is random and new for every acquisition (a lock handed over by a release is rewritten to it when
-     * taken over).
+     * token is random and new for every acquisition that went to Redis (a lock handed over by a release is
+     * rewritten to it when taken over). A lock passed straight from another thread of this application keeps
+     * the value it had, so use {@link #fencingToken()}, not this, to tell holders apart.
      */
     String token();
 

@@ -51,8 +51,11 @@ public final class RedisLockAutoConfiguration {
             ApplicationEventPublisher publisher) {
         RedisConnectionFactory connectionFactory = ConnectionFactoryChoice.choose(beanFactory,
                 properties.getConnectionFactory());
-        return new RedisLockClient(connectionFactory, properties.getKeyPrefix(), properties.getLeaseTime(),
-                new LockLostEventPublisher(publisher), null);
+        RedisLockClient client = new RedisLockClient(connectionFactory, properties.getKeyPrefix(),
+                properties.getLeaseTime(), new LockLostEventPublisher(publisher), null);
+        client.setLocalHandoverLimit(properties.getLocalHandoverLimit());
+        client.setLocalHandoverTimeLimit(properties.getLocalHandoverTimeLimit());
+        return client;
     }
 
     @Bean

@@ -3,6 +3,7 @@ package io.github.redislock.autoconfigure;
 import java.time.Duration;
 
 import io.github.redislock.OnLeaseLost;
+import io.github.redislock.core.RedisLockClient;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
@@ -51,6 +52,20 @@ public class RedisLockProperties implements Validator {
      * still held, and rolls back if it is not.
      */
     private boolean verifyBeforeCommit = true;
+
+    /**
+     * How many times in a row a lock may pass straight from one thread of this application to the next thread
+     * here waiting for it, with no Redis round trip, before a release goes through Redis and the next waiting
+     * application gets its turn. 0 sends every release through Redis. Each holder still gets its own, larger
+     * fencing token.
+     */
+    private int localHandoverLimit = RedisLockClient.DEFAULT_LOCAL_HANDOVER_LIMIT;
+
+    /**
+     * How long this application may keep a lock among its own threads by local hand-overs, counted from when
+     * it took the key in Redis: other applications waiting for the key wait at most about this much longer.
+     */
+    private Duration localHandoverTimeLimit = RedisLockClient.DEFAULT_LOCAL_HANDOVER_TIME_LIMIT;
 
     /**
      * Order of the lock advice among other advice on the same method (lower runs first, outside). The default
@@ -122,6 +137,22 @@ public class RedisLockProperties implements Validator {
         this.order = order;
     }
 
+    public int getLocalHandoverLimit() {
+        return this.localHandoverLimit;
+    }
+
+    public void setLocalHandoverLimit(int localHandoverLimit) {
+        this.localHandoverLimit = localHandoverLimit;
+    }
+
+    public Duration getLocalHandoverTimeLimit() {
+        return this.localHandoverTimeLimit;
+    }
+
+    public void setLocalHandoverTimeLimit(Duration localHandoverTimeLimit) {
+        this.localHandoverTimeLimit = localHandoverTimeLimit;
+    }
+
     @Override
     public boolean supports(Class<?> type) {
         return RedisLockProperties.class.isAssignableFrom(type);
@@ -138,6 +169,12 @@ public class RedisLockProperties implements Validator {
         }
         if (properties.getOnLeaseLost() == null) {
             errors.rejectValue("onLeaseLost", "missing", "must be warn or throw");
+        }
+        if (properties.getLocalHandoverLimit() < 0) {
+            errors.rejectValue("localHandoverLimit", "negative", "must be zero or positive, e.g. 16 (0: never)");
+        }
+        if (properties.getLocalHandoverTimeLimit() == null || properties.getLocalHandoverTimeLimit().isNegative()) {
+            errors.rejectValue("localHandoverTimeLimit", "negative", "must be zero or positive, e.g. 50ms");
         }
         if (properties.getKeyPrefix().length() > 256) {
             errors.rejectValue("keyPrefix", "tooLong", "must be at most 256 characters");

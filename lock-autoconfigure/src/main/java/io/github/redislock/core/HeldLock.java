@@ -32,20 +32,54 @@ final class HeldLock {
 
     final boolean renewed;
 
+    /** Local hand-overs between holders of this application since the key was taken in Redis. */
+    final int handovers;
+
+    /** When the key was taken in Redis ({@link System#nanoTime()}); local hand-overs keep it. */
+    final long tenureStartNanos;
+
     private volatile long expiresAtNanos;
 
     private final AtomicInteger state = new AtomicInteger(HELD);
 
     private int holds = 1;
 
+    /** Taken in Redis by an attempt sent at {@code sentAtNanos}. */
     HeldLock(LockKey key, String value, long fence, long leaseMillis, boolean renewed, long sentAtNanos) {
+        this(key, value, fence, leaseMillis, renewed, sentAtNanos, 0, sentAtNanos);
+    }
+
+    private HeldLock(LockKey key, String value, long fence, long leaseMillis, boolean renewed, long sentAtNanos,
+            int handovers, long tenureStartNanos) {
         this.key = key;
         this.value = value;
         this.fence = fence;
         this.owner = Thread.currentThread();
         this.leaseMillis = leaseMillis;
         this.renewed = renewed;
+        this.handovers = handovers;
+        this.tenureStartNanos = tenureStartNanos;
         extended(sentAtNanos);
+    }
+
+    /**
+     * Claimed from a holder of this application (cohort hand-over): the same value in Redis, the next fencing
+     * token, and a lease that surely runs from {@code sentAtNanos} (the grant's, or an extension's).
+     */
+    static HeldLock claimed(LockKey key, LocalGrant grant, long leaseMillis, boolean renewed, long sentAtNanos) {
+        return new HeldLock(key, grant.value(), grant.fence() + 1, leaseMillis, renewed, sentAtNanos,
+                grant.handovers(), grant.tenureStartNanos());
+    }
+
+    /** What the next holder of this application claims when this one passes the lock on. */
+    LocalGrant passOn() {
+        return new LocalGrant(this.value, this.fence, this.renewed, this.leaseMillis, this.expiresAtNanos,
+                this.handovers + 1, this.tenureStartNanos);
+    }
+
+    /** How long the key surely holds our value still, by this JVM's clock (negative once run out). */
+    long leaseLeftNanos(long now) {
+        return this.expiresAtNanos - now;
     }
 
     /**

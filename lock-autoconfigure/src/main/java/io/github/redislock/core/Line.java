@@ -6,11 +6,18 @@ import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The threads of this application waiting for one key, first come first served, and what the application
- * knows of its place in the key's Redis queue. All of a line's state is guarded by the line itself and
- * changed only through these methods; {@link Waiting} describes the states and transitions.
+ * The threads of this application waiting for one key, first come first served, what the application
+ * knows of its place in the key's Redis queue, and a lock a holder here passed straight to the line. All of
+ * a line's state is guarded by the line itself and changed only through these methods; {@link Waiting}
+ * describes the states and transitions.
  */
 final class Line {
+
+    /** {@link #leave()}: nothing more to do. */
+    static final Departure STAY = new Departure(false, null);
+
+    /** {@link #leave()}: the line is empty while the application is queued: give up the queue entry. */
+    static final Departure LEAVE_QUEUE = new Departure(true, null);
 
     private final ArrayDeque<Thread> waiters = new ArrayDeque<>();
 
@@ -31,6 +38,9 @@ final class Line {
 
     /** When the first waiter should next look at Redis ({@link System#nanoTime()}). */
     private long nextTryAt;
+
+    /** A lock a holder here passed on to the line, for its first waiter to claim. */
+    private @Nullable LocalGrant grant;
 
     /** Puts the current thread at the back; false if the line was retired (join the one replacing it). */
     synchronized boolean join() {
@@ -73,7 +83,31 @@ final class Line {
         if (this.waiters.peekFirst() != Thread.currentThread()) {
             return bound;
         }
-        return mustTry(now) ? 0 : Math.min(bound, this.nextTryAt - now);
+        return (this.grant != null || mustTry(now)) ? 0 : Math.min(bound, this.nextTryAt - now);
+    }
+
+    /**
+     * A holder here passes its lock to the line instead of releasing it in Redis: the first waiter claims it.
+     * @return false when nobody waits (or a grant is already pending), so the holder releases in Redis
+     */
+    synchronized boolean offer(LocalGrant offered) {
+        Thread first = this.waiters.peekFirst();
+        if (first == null || this.grant != null) {
+            return false;
+        }
+        this.grant = offered;
+        LockSupport.unpark(first);
+        return true;
+    }
+
+    /** The lock passed to the line, if the current thread is first and one is pending; it is then the thread's. */
+    synchronized @Nullable LocalGrant claim() {
+        LocalGrant pending = this.grant;
+        if (pending == null || this.waiters.peekFirst() != Thread.currentThread()) {
+            return null;
+        }
+        this.grant = null;
+        return pending;
     }
 
     private boolean mustTry(long now) {
@@ -106,11 +140,12 @@ final class Line {
 
     /**
      * Takes the current thread out of the line; the new first one, if any, carries on (a hand-off not yet
-     * taken over is now its to take).
-     * @return true when the line is now empty while this application is still queued, so the queue entry
-     * (and any hand-off to this application) must be given up
+     * taken over, or a lock passed to the line, is now its to take).
+     * @return what the departure leaves to do: with the line now empty, a lock passed to it and not claimed
+     * must be released, and while the application is queued its queue entry (and any hand-off to it) must be
+     * given up
      */
-    synchronized boolean leave() {
+    synchronized Departure leave() {
         boolean first = this.waiters.peekFirst() == Thread.currentThread();
         this.waiters.remove(Thread.currentThread());
         Thread next = this.waiters.peekFirst();
@@ -118,9 +153,14 @@ final class Line {
             if (first) {
                 LockSupport.unpark(next);
             }
-            return false;
+            return STAY;
         }
-        return this.queued;
+        LocalGrant orphan = this.grant;
+        if (orphan != null) {
+            this.grant = null;
+            return new Departure(this.queued, orphan);
+        }
+        return this.queued ? LEAVE_QUEUE : STAY;
     }
 
     /**
@@ -158,12 +198,20 @@ final class Line {
 
     /** Retires the line if it has nothing left to remember: no waiter and no queue entry. */
     synchronized boolean retireIfIdle() {
-        this.retired = this.waiters.isEmpty() && !this.queued;
+        this.retired = this.waiters.isEmpty() && !this.queued && this.grant == null;
         return this.retired;
     }
 
     /** The first waiting thread, for tests. */
     synchronized @Nullable Thread first() {
         return this.waiters.peekFirst();
+    }
+
+    /**
+     * What a thread leaving the line leaves to do.
+     * @param leaveQueue the line is empty while the application is queued: its queue entry must go
+     * @param orphan a lock passed to the line that nobody is left to claim: it must be released
+     */
+    record Departure(boolean leaveQueue, @Nullable LocalGrant orphan) {
     }
 }

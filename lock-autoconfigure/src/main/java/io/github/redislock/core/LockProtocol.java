@@ -16,6 +16,9 @@ import io.github.redislock.LockException;
  */
 interface LockProtocol {
 
+    /** {@link #release}: no fencing token was used past the one the key holds. */
+    long NO_FENCE = 0;
+
     /**
      * One attempt.
      * @param token the acquisition's fresh random token, stored as the owner
@@ -29,9 +32,11 @@ interface LockProtocol {
      * Compare-and-release: hands the lock to the next queued application, or deletes the key.
      * @param value the stored value, or {@link LockValue#anyFenceOf} an owner
      * @param leavingClientId this application's id when it no longer waits for the key: its queue entry goes
+     * @param lastFence the last fencing token this application used under the value (local hand-overs count
+     * on past the one the key holds), or {@link #NO_FENCE}: the next holder's token will be larger
      * @return true when the key held the value, false when it was gone or someone else's (left untouched)
      */
-    boolean release(LockKey key, String value, @Nullable String leavingClientId);
+    boolean release(LockKey key, String value, @Nullable String leavingClientId, long lastFence);
 
     /**
      * Compare-and-extend for locks of one cluster slot, in one round trip.

@@ -47,6 +47,12 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
 
     private static final Log logger = LogFactory.getLog(RedisLockClient.class);
 
+    /** See {@link #setLocalHandoverLimit}. */
+    public static final int DEFAULT_LOCAL_HANDOVER_LIMIT = 16;
+
+    /** See {@link #setLocalHandoverTimeLimit}. */
+    public static final Duration DEFAULT_LOCAL_HANDOVER_TIME_LIMIT = Duration.ofMillis(50);
+
     private final String keyPrefix;
 
     private final long renewedLeaseMillis;
@@ -166,12 +172,10 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         if (mine != null && mine.enterAgain()) {
             return new RedisLockHandle(this, mine);
         }
-        Attempt attempt = this.waiting.acquire(key, token, leaseMillis, deadline);
-        if (attempt == null) {
+        HeldLock lock = this.waiting.acquire(key, token, leaseMillis, renew, deadline);
+        if (lock == null) {
             return null;
         }
-        HeldLock lock = new HeldLock(key, LockValue.of(token, attempt.fence()), attempt.fence(), leaseMillis, renew,
-                attempt.sentAtNanos());
         this.held.put(key.name, lock);
         if (renew) {
             this.renewer.register(lock);
@@ -199,7 +203,7 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         // A lock already found lost (and signalled) is released all the same: the script leaves a key holding
         // another value alone, and takes this application out of the key's queue if nobody here waits.
         boolean wasHeld = lock.markReleased();
-        if (!this.waiting.release(lock.key, lock.value) && wasHeld) {
+        if (!this.waiting.release(lock, wasHeld) && wasHeld) {
             lock.lostBeforeRelease();
             this.loss.lost(lock, LockLossDetection.RELEASE);
         }
@@ -231,6 +235,30 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
                         + "acquisition; it expires with its lease", ex);
             }
         }
+    }
+
+    /**
+     * How many times in a row a lock may pass straight from a thread of this application to the next one
+     * waiting here, with no Redis round trip, before a release goes to Redis and the next waiting application
+     * gets its turn (default {@value #DEFAULT_LOCAL_HANDOVER_LIMIT}; 0 passes every release through Redis).
+     * Each holder still gets its own, larger fencing token.
+     */
+    public void setLocalHandoverLimit(int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("The local hand-over limit must not be negative, was " + limit);
+        }
+        this.waiting.handoverLimit(limit);
+    }
+
+    /**
+     * How long this application may keep a lock among its own threads by local hand-overs, counted from when
+     * it took the key in Redis (default 50 ms): other applications wait for at most about this long more.
+     */
+    public void setLocalHandoverTimeLimit(Duration limit) {
+        if (limit.isNegative()) {
+            throw new IllegalArgumentException("The local hand-over time limit must not be negative, was " + limit);
+        }
+        this.waiting.handoverTimeLimit(limit);
     }
 
     /** How often renewed locks are renewed. */

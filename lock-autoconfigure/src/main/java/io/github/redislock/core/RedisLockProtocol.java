@@ -71,10 +71,10 @@ final class RedisLockProtocol implements LockProtocol {
     }
 
     @Override
-    public boolean release(LockKey key, String value, @Nullable String leavingClientId) {
+    public boolean release(LockKey key, String value, @Nullable String leavingClientId, long lastFence) {
         Long released;
         try {
-            released = this.redis.release(key.scriptKeys, releaseArgs(value, leavingClientId));
+            released = this.redis.release(key.scriptKeys, releaseArgs(value, leavingClientId, lastFence));
         }
         catch (RuntimeException ex) {
             throw failure("releasing", key.name, ex);
@@ -140,7 +140,7 @@ final class RedisLockProtocol implements LockProtocol {
 
     @Override
     public void abandon(LockKey key, String token) {
-        String[] args = releaseArgs(LockValue.anyFenceOf(token), null);
+        String[] args = releaseArgs(LockValue.anyFenceOf(token), null, NO_FENCE);
         if (this.redis.keepsOrder()) {
             // Redis runs one connection's commands in order: this release runs after the attempt, if that ever runs.
             this.redis.releaseBehind(key.scriptKeys, args);
@@ -166,10 +166,14 @@ final class RedisLockProtocol implements LockProtocol {
     }
 
     /**
-     * unlock.lua's arguments: the value, and the leaving client's id. Where to send a hand-off is in the
-     * queue entry of the application it goes to, so the common release sends the value alone.
+     * unlock.lua's arguments: the value, the leaving client's id, the last fencing token used. Where to send a
+     * hand-off is in the queue entry of the application it goes to, so the common release sends the value
+     * alone.
      */
-    private static String[] releaseArgs(String value, @Nullable String leavingClientId) {
+    private static String[] releaseArgs(String value, @Nullable String leavingClientId, long lastFence) {
+        if (lastFence != NO_FENCE) {
+            return new String[] { value, (leavingClientId != null) ? leavingClientId : "", Long.toString(lastFence) };
+        }
         return (leavingClientId != null) ? new String[] { value, leavingClientId } : new String[] { value };
     }
 

@@ -1,6 +1,7 @@
 package io.github.redislock.core;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -39,8 +40,14 @@ import io.github.redislock.LockException;
  * handed over      first waiter wakes and attempts         trying   (reply 2)
  * handed over      nobody waits                            leaving
  * waiting/trying   last waiter gives up while queued       leaving
- * held by T        T releases, someone waits here          released: handed to the next application
- *                                                          in the Redis queue (possibly this one)
+ * held by T        T releases, U waits here, the cohort    passed to U (no Redis round trip; the key
+ *                  is within its bounds and T's lease      keeps its value, U's fence is T's + 1)
+ *                  surely runs
+ * passed to U      U claims it                             held by U (one extension round trip first
+ *                                                          unless both are renewed with lease to spare)
+ * passed to U      U gives up and nobody else waits        leaving, with the lock released in Redis
+ * held by T        T releases, someone waits here, the     released: handed to the next application
+ *                  cohort is at its bounds                 in the Redis queue (possibly this one)
  * held by T        T releases, nobody waits here           leaving (the release takes the entry out)
  * leaving          entry out; a thread joined meanwhile    trying at once
  * leaving          entry out; nobody here                  idle
@@ -54,6 +61,13 @@ import io.github.redislock.LockException;
  * only make this fast: the first waiter looks at Redis when the holder's lease would end and at least once
  * per {@link #maxUnnotifiedWait}, which also finds a hand-off whose message was lost and keeps the queue
  * entry (valid three times that long) alive.
+ * <p>
+ * Cohort hand-over (after "lock cohorting", Dice, Marathe and Shavit): a release by a thread here while
+ * another thread here waits passes the lock to that thread directly, at most {@link #handoverLimit} times in
+ * a row and while the application has held the key in Redis for less than {@link #handoverTimeNanos}; then
+ * the release goes to Redis so that the next queued application gets its turn. Every holder gets its own
+ * fencing token, one above the previous holder's, and a release that ends such a run passes the last token
+ * used to Redis, where the next token is counted on from it.
  */
 final class Waiting {
 
@@ -73,6 +87,12 @@ final class Waiting {
     /** Longest a first waiter goes without looking at Redis (bounds the cost of a lost message). */
     private volatile long maxUnnotifiedWaitNanos = TimeUnit.SECONDS.toNanos(1);
 
+    /** Most local hand-overs in a row before a release goes to Redis (0: never pass a lock on locally). */
+    private volatile int handoverLimit = RedisLockClient.DEFAULT_LOCAL_HANDOVER_LIMIT;
+
+    /** No local hand-over once the application has held the key in Redis this long. */
+    private volatile long handoverTimeNanos = RedisLockClient.DEFAULT_LOCAL_HANDOVER_TIME_LIMIT.toNanos();
+
     /** @param channel the channel whose messages reach {@link #handedOver} */
     Waiting(LockProtocol protocol, HandoffChannel channel, String clientId, Executor executor) {
         this.protocol = protocol;
@@ -83,22 +103,23 @@ final class Waiting {
 
     /**
      * Takes the key for the token, waiting until the deadline.
-     * @return the acquired attempt, or {@code null} when the key stayed taken
+     * @param renewed whether the lock is kept alive by renewal ({@code leaseMillis} is then the renewed lease)
+     * @return the lock now held by the current thread, or {@code null} when the key stayed taken
      * @throws LockException if Redis fails or the thread is interrupted (nothing is then held)
      */
-    @Nullable Attempt acquire(LockKey key, String token, long leaseMillis, long deadline) {
+    @Nullable HeldLock acquire(LockKey key, String token, long leaseMillis, boolean renewed, long deadline) {
         if (deadline - System.nanoTime() <= 0) {
-            return tryOnce(key, token, leaseMillis);
+            return tryOnce(key, token, leaseMillis, renewed);
         }
         Line line = join(key);
         boolean done = false;
         try {
             while (true) {
-                Attempt attempt = tryIfFirst(line, key, token, leaseMillis);
-                if (attempt != null) {
+                HeldLock lock = claimOrTry(line, key, token, leaseMillis, renewed);
+                if (lock != null) {
                     done = true;
                     acquired(key, line);
-                    return attempt;
+                    return lock;
                 }
                 long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
@@ -120,13 +141,18 @@ final class Waiting {
     }
 
     /** Wait 0: one attempt that neither queues nor takes over; threads already waiting here come first. */
-    private @Nullable Attempt tryOnce(LockKey key, String token, long leaseMillis) {
+    private @Nullable HeldLock tryOnce(LockKey key, String token, long leaseMillis, boolean renewed) {
         Line line = this.lines.get(key.name);
         if (line != null && line.hasWaiters()) {
             return null;
         }
         Attempt attempt = this.protocol.acquire(key, token, leaseMillis, null, 0);
-        return attempt.isAcquired() ? attempt : null;
+        return attempt.isAcquired() ? held(key, token, leaseMillis, renewed, attempt) : null;
+    }
+
+    private static HeldLock held(LockKey key, String token, long leaseMillis, boolean renewed, Attempt attempt) {
+        return new HeldLock(key, LockValue.of(token, attempt.fence()), attempt.fence(), leaseMillis, renewed,
+                attempt.sentAtNanos());
     }
 
     /** Step 1: stand in the line before the first attempt, and listen for hand-offs of the key. */
@@ -153,7 +179,52 @@ final class Waiting {
         }
     }
 
-    /** Step 2: the first waiter attempts when due (a hand-off arrived, or its timer ran out). */
+    /** Step 2: the first waiter claims a lock passed to the line, or attempts in Redis when due. */
+    private @Nullable HeldLock claimOrTry(Line line, LockKey key, String token, long leaseMillis, boolean renewed) {
+        LocalGrant grant = line.claim();
+        if (grant != null) {
+            HeldLock lock = claim(key, grant, leaseMillis, renewed);
+            if (lock != null) {
+                return lock;
+            }
+            // The key ran out before it could be claimed: nobody holds it here any more, ask Redis at once.
+            line.tryNow();
+        }
+        Attempt attempt = tryIfFirst(line, key, token, leaseMillis);
+        return (attempt != null) ? held(key, token, leaseMillis, renewed, attempt) : null;
+    }
+
+    /**
+     * Step 2a: takes a lock passed on by a holder here. A renewed lock with the same lease and at least half
+     * of it left is used as it is (the renewer keeps it alive from here); any other is first extended to the
+     * claimer's own lease by compare-and-extend, one round trip, which also confirms the key is still ours.
+     * @return the lock, or {@code null} when the key turned out no longer ours (its lease ran out meanwhile)
+     */
+    private @Nullable HeldLock claim(LockKey key, LocalGrant grant, long leaseMillis, boolean renewed) {
+        long now = System.nanoTime();
+        long leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+        if (renewed && grant.renewed() && grant.leaseMillis() == leaseMillis
+                && grant.expiresAtNanos() - now > leaseNanos / 2) {
+            return HeldLock.claimed(key, grant, leaseMillis, true, grant.expiresAtNanos() - leaseNanos);
+        }
+        HeldLock lock = HeldLock.claimed(key, grant, leaseMillis, renewed, now);
+        boolean extended;
+        try {
+            extended = this.protocol.renew(List.of(lock), leaseMillis)[0];
+        }
+        catch (RuntimeException ex) {
+            // Unknown whether the key is still ours: release it (compare-and-release), or it expires.
+            this.executor.execute(() -> leaveQueueOrRelease(key, grant));
+            throw ex;
+        }
+        if (logger.isDebugEnabled()) {
+            logger.debug("Lock '" + key + "': passed on by a thread of this application, "
+                    + (extended ? "extended to " + leaseMillis + " ms" : "but its lease had run out"));
+        }
+        return extended ? lock : null;
+    }
+
+    /** Step 2b: the first waiter attempts in Redis when due (a hand-off arrived, or its timer ran out). */
     private @Nullable Attempt tryIfFirst(Line line, LockKey key, String token, long leaseMillis) {
         if (!line.startAttempt(System.nanoTime())) {
             return null;
@@ -181,16 +252,30 @@ final class Waiting {
         }
     }
 
-    /** Step 4a: acquired. The next waiter, if any, carries on; the queue entry stays for the release to end. */
+    /**
+     * Step 4a: acquired. The next waiter, if any, carries on; the queue entry stays for the release to end. (A
+     * lock passed to the line is never left behind here: only a holder passes one, and this thread just took
+     * the key, so there was none; released all the same should Redis have disagreed.)
+     */
     private void acquired(LockKey key, Line line) {
-        line.leave();
-        retireIfIdle(key.name, line);
+        LocalGrant orphan = line.leave().orphan();
+        if (orphan != null) {
+            this.executor.execute(() -> leaveQueueOrRelease(key, orphan));
+        }
+        else {
+            retireIfIdle(key.name, line);
+        }
     }
 
-    /** Step 4b: gave up (time out, interrupt, failure). The last waiter of a queued application leaves. */
+    /**
+     * Step 4b: gave up (time out, interrupt, failure). The last waiter of a queued application leaves the
+     * queue, and releases a lock passed to the line that nobody is left to claim.
+     */
     private void giveUp(LockKey key, Line line) {
-        if (line.leave()) {
-            this.executor.execute(() -> leaveQueue(key));
+        Line.Departure departure = line.leave();
+        LocalGrant orphan = departure.orphan();
+        if (orphan != null || departure.leaveQueue()) {
+            this.executor.execute(() -> leaveQueueOrRelease(key, orphan));
         }
         else {
             retireIfIdle(key.name, line);
@@ -210,7 +295,7 @@ final class Waiting {
         }
         if (!taken) {
             LockKey key = new LockKey(keyName);
-            this.executor.execute(() -> leaveQueue(key));
+            this.executor.execute(() -> leaveQueueOrRelease(key, null));
         }
     }
 
@@ -227,19 +312,29 @@ final class Waiting {
     }
 
     /**
-     * Releases a lock a thread here holds. If nobody here waits for the key the release also takes this
+     * Releases a lock a thread here holds: passes it to the next thread waiting here while the cohort is
+     * within its bounds, else in Redis. If nobody here waits for the key the release also takes this
      * application out of the key's queue; a thread that joined meanwhile then looks at Redis at once, as its
      * queue entry may have gone with it.
-     * @return true when released or handed on, false when the key was no longer ours
+     * @param wasHeld false when the lock had already been found lost: it then only goes to Redis
+     * @return true when released or passed on, false when the key was no longer ours
      */
-    boolean release(LockKey key, String value) {
+    boolean release(HeldLock lock, boolean wasHeld) {
+        LockKey key = lock.key;
         Line line = this.lines.get(key.name);
+        if (line != null && wasHeld && mayPassOn(lock) && line.offer(lock.passOn())) {
+            if (logger.isDebugEnabled()) {
+                logger.debug("Lock '" + key + "': passed to the next thread of this application (hand-over "
+                        + (lock.handovers + 1) + " since taken in Redis)");
+            }
+            return true;
+        }
         boolean leaving = line != null && line.releaseLeaves();
         if (logger.isDebugEnabled()) {
             logger.debug("Lock '" + key + "': releasing" + (leaving ? ", leaving its queue (nobody waits here)" : ""));
         }
         try {
-            return this.protocol.release(key, value, leaving ? this.clientId : null);
+            return this.protocol.release(key, lock.value, leaving ? this.clientId : null, lastLocalFence(lock));
         }
         finally {
             if (leaving && !line.leftQueue()) {
@@ -248,22 +343,40 @@ final class Waiting {
         }
     }
 
+    /** Within the cohort's bounds, and the lease surely not run out (or the release must check in Redis). */
+    private boolean mayPassOn(HeldLock lock) {
+        long now = System.nanoTime();
+        return lock.handovers < this.handoverLimit && now - lock.tenureStartNanos < this.handoverTimeNanos
+                && lock.leaseLeftNanos(now) > 0;
+    }
+
+    /** The token a release must count on from: the last one used here, if local hand-overs went past Redis's. */
+    private static long lastLocalFence(HeldLock lock) {
+        return (lock.handovers > 0) ? lock.fence : LockProtocol.NO_FENCE;
+    }
+
     /**
-     * Takes this application out of the key's queue and passes on any hand-off to it, unless a thread waits
-     * here: that one takes over instead. A thread that joins while this is on its way looks at Redis again
-     * afterwards, as its queue entry may have gone with ours.
+     * Takes this application out of the key's queue, passing on any hand-off to it, and releases a lock
+     * passed to its line that nobody claimed; unless a thread waits here: that one takes over instead. A
+     * thread that joins while this is on its way looks at Redis again afterwards, as its queue entry may have
+     * gone with ours.
      */
-    private void leaveQueue(LockKey key) {
+    private void leaveQueueOrRelease(LockKey key, @Nullable LocalGrant orphan) {
         Line line = this.lines.get(key.name);
-        if (line != null && line.tryNow()) {
+        if (line != null && ((orphan != null) ? line.offer(orphan) : line.tryNow())) {
             return;
         }
         try {
-            this.protocol.release(key, LockValue.anyFenceOf(this.clientId), this.clientId);
+            if (orphan != null) {
+                this.protocol.release(key, orphan.value(), this.clientId, orphan.fence());
+            }
+            else {
+                this.protocol.release(key, LockValue.anyFenceOf(this.clientId), this.clientId, LockProtocol.NO_FENCE);
+            }
         }
         catch (LockException ex) {
             logger.warn("Could not leave the queue of lock '" + key + "'; the entry expires by itself and a lock "
-                    + "handed to this application meanwhile expires with its lease", ex);
+                    + "held by or handed to this application meanwhile expires with its lease", ex);
         }
         Line now = this.lines.get(key.name);
         if (now != null && !now.leftQueue()) {
@@ -300,6 +413,16 @@ final class Waiting {
     /** Tests: how long a first waiter may go without a hand-off before looking at Redis anyway. */
     void maxUnnotifiedWait(Duration wait) {
         this.maxUnnotifiedWaitNanos = wait.toNanos();
+    }
+
+    /** See {@link RedisLockClient#setLocalHandoverLimit}. */
+    void handoverLimit(int limit) {
+        this.handoverLimit = limit;
+    }
+
+    /** See {@link RedisLockClient#setLocalHandoverTimeLimit}. */
+    void handoverTimeLimit(Duration limit) {
+        this.handoverTimeNanos = limit.toNanos();
     }
 
     /** Tests: the line of a key, if threads here wait for it or the application is queued. */

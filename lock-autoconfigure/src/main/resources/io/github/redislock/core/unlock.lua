@@ -7,13 +7,16 @@
 --          that owner whatever the fence (an acquire whose reply never arrived, or a hand-off to an
 --          application none of whose threads is left to take it)
 -- ARGV[2]: the releasing application's id when it no longer waits for this key (its queue entry goes,
---          whether or not the key is still ours); absent when it does, or never queued
+--          whether or not the key is still ours); absent or empty when it does, or never queued
+-- ARGV[3]: the last fencing token the application used under this value, when its threads passed the lock
+--          on among themselves (each took the previous one's token + 1, with no call here); absent otherwise.
+--          The next holder's token counts on from it.
 -- Returns 1 when the key held our value and was released or handed on, 2 when it was handed on but Redis
 -- refused the message (no permission for the channel), 0 when it was gone or held by someone else (our
 -- lease expired and another holder took it): that key is left untouched.
 -- The hand-off message is the lock key, on the channel the application named in its queue entry; the
 -- application's thread that takes the lock over does so in acquire.lua, which Redis alone arbitrates.
-if ARGV[2] then
+if ARGV[2] and ARGV[2] ~= '' then
     redis.call('LREM', KEYS[2], 1, ARGV[2])
     redis.call('HDEL', KEYS[3], ARGV[2])
 end
@@ -23,6 +26,10 @@ if not current or (current ~= ARGV[1]
     return 0
 end
 local last = tonumber(string.sub(current, (string.find(current, ':', 1, true)) + 1))
+local used = ARGV[3] and tonumber(ARGV[3])
+if used and used > last then
+    last = used
+end
 local now
 while true do
     -- The head of the line gets the lock and goes to the back: applications take turns. pcall: with
@@ -57,6 +64,16 @@ while true do
     -- An application that stopped refreshing its entry (gone, or no longer waiting) loses its turn.
     redis.call('LREM', KEYS[2], 1, client)
     redis.call('HDEL', KEYS[3], client)
+end
+if used then
+    -- Fences of a free key come from the clock: local hand-overs counting faster than it (never seen; it
+    -- would take more than one a microsecond) leave their last fence as a floor until the clock has passed it.
+    local time = redis.call('TIME')
+    now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+    if last >= now then
+        redis.call('SET', KEYS[1], '~:' .. string.format('%d', last), 'PX', math.floor((last - now) / 1000) + 1)
+        return 1
+    end
 end
 redis.call('DEL', KEYS[1])
 return 1

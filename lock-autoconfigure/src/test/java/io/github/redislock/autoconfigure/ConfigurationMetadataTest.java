@@ -28,7 +28,8 @@ class ConfigurationMetadataTest {
         assertThat(properties).extracting((property) -> property.get("name"))
             .containsExactlyInAnyOrder("redis-lock.enabled", "redis-lock.connection-factory", "redis-lock.key-prefix",
                     "redis-lock.wait-time", "redis-lock.lease-time", "redis-lock.on-lease-lost",
-                    "redis-lock.verify-before-commit", "redis-lock.order");
+                    "redis-lock.verify-before-commit", "redis-lock.order", "redis-lock.local-handover-limit",
+                    "redis-lock.local-handover-time-limit");
         assertThat(properties).allSatisfy((property) -> {
             assertThat((String) property.get("description")).as("description of %s", property.get("name"))
                 .isNotBlank();

@@ -89,7 +89,7 @@ class LineTest {
         long now = System.nanoTime();
         line.startAttempt(now);
         line.taken(now + SECOND);
-        assertThat(line.leave()).isTrue();
+        assertThat(line.leave()).isEqualTo(Line.LEAVE_QUEUE);
         assertThat(line.leftQueue()).as("nobody joined meanwhile").isFalse();
         assertThat(line.retireIfIdle()).isTrue();
         assertThat(line.join()).as("a retired line takes nobody").isFalse();
@@ -112,6 +112,71 @@ class LineTest {
         assertThat(line.releaseLeaves()).isTrue();
         assertThat(line.leftQueue()).isFalse();
         assertThat(line.retireIfIdle()).isTrue();
+    }
+
+    @Test
+    void aLockIsPassedOnlyToALineWithSomeoneWaiting() {
+        Line line = new Line();
+        assertThat(line.offer(grant(1))).as("nobody waits").isFalse();
+        line.join();
+        assertThat(line.offer(grant(1))).isTrue();
+        assertThat(line.offer(grant(2))).as("one is pending already").isFalse();
+    }
+
+    @Test
+    void theFirstWaiterClaimsAPassedLockAtOnceAndOnlyOnce() throws Exception {
+        Line line = new Line();
+        line.join();
+        long now = System.nanoTime();
+        line.startAttempt(now);
+        line.taken(now + SECOND);
+        assertThat(onOtherThread(() -> line.join())).isTrue();
+        LocalGrant passed = grant(7);
+        line.offer(passed);
+        assertThat(line.parkNanos(now, SECOND)).as("the first does not sleep on its timer").isZero();
+        assertThat(onOtherThread(line::claim)).as("the second may not claim it").isNull();
+        assertThat(line.claim()).isSameAs(passed);
+        assertThat(line.claim()).as("claimed once").isNull();
+    }
+
+    @Test
+    void aPassedLockGoesToTheNextWaiterWhenTheFirstGivesUp() throws Exception {
+        Line line = new Line();
+        line.join();
+        CompletableFuture<Void> secondJoined = new CompletableFuture<>();
+        CompletableFuture<Void> firstLeft = new CompletableFuture<>();
+        CompletableFuture<LocalGrant> second = CompletableFuture.supplyAsync(() -> {
+            line.join();
+            secondJoined.complete(null);
+            firstLeft.join();
+            return line.claim();
+        });
+        secondJoined.get(10, TimeUnit.SECONDS);
+        assertThat(line.offer(grant(3))).isTrue();
+        assertThat(line.leave()).as("someone still waits").isEqualTo(Line.STAY);
+        firstLeft.complete(null);
+        assertThat(second.get(10, TimeUnit.SECONDS)).isNotNull().extracting(LocalGrant::fence).isEqualTo(3L);
+    }
+
+    @Test
+    void theLastWaiterGivingUpReleasesAPassedLockNobodyClaimed() {
+        Line line = new Line();
+        line.join();
+        long now = System.nanoTime();
+        line.startAttempt(now);
+        line.taken(now + SECOND);
+        LocalGrant passed = grant(5);
+        line.offer(passed);
+        Line.Departure departure = line.leave();
+        assertThat(departure.orphan()).isSameAs(passed);
+        assertThat(departure.leaveQueue()).as("queued: the entry goes with the release").isTrue();
+        assertThat(line.leftQueue()).isFalse();
+        assertThat(line.retireIfIdle()).isTrue();
+    }
+
+    private static LocalGrant grant(long fence) {
+        long now = System.nanoTime();
+        return new LocalGrant("token:" + fence, fence, true, 30_000, now + 30 * SECOND, 1, now);
     }
 
     private static <T> T onOtherThread(Supplier<T> action) throws Exception {

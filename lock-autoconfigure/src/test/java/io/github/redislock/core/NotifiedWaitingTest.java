@@ -69,9 +69,15 @@ class NotifiedWaitingTest {
     /** Starts a thread that waits up to 20 s for the key; its handle goes to the list, its time to the future. */
     static Thread waiterThread(RedisLockClient client, String key, CompletableFuture<Long> acquiredAt,
             List<LockHandle> handles) {
+        return waiterThread(client, key, acquiredAt, handles, false);
+    }
+
+    /** A thread that takes the key with a long wait, with a renewed or a fixed 30 s lease. */
+    static Thread waiterThread(RedisLockClient client, String key, CompletableFuture<Long> acquiredAt,
+            List<LockHandle> handles, boolean renewed) {
         Thread thread = new Thread(() -> {
             try {
-                LockHandle handle = acquire(client, List.of(key), LONG_WAIT, 30_000);
+                LockHandle handle = acquire(client, List.of(key), LONG_WAIT, 30_000, renewed);
                 long now = System.nanoTime();
                 synchronized (handles) {
                     handles.add(handle);
@@ -105,19 +111,73 @@ class NotifiedWaitingTest {
 
     @Test
     void releasesHandTheLockOnInTurnWithoutAnyFailedAttempt() throws Exception {
-        RedisLockClient holderClient = client();
         RedisLockClient waiterClient = subscribed(client());
-        LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
+        waiterClient.setLocalHandoverLimit(0);
+        List<LockHandle> inTurn = eightWaitersInTurn(waiterClient, true);
+        // Nine releases, each handing the lock on or deleting it, and eight take-overs, one per hand-off, each
+        // confirmed by Redis: nobody woke to find the lock taken.
+        assertThat(scriptCalls()).as((String) this.redis.command("INFO", "commandstats")).isEqualTo(9 + 8);
+        assertThat(inTurn).extracting(LockHandle::token).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void threadsOfOneApplicationPassTheLockOnAmongThemselvesWithGrowingFencesAndNoRedisCall() throws Exception {
+        RedisLockClient waiterClient = subscribed(client());
+        List<LockHandle> inTurn = eightWaitersInTurn(waiterClient, true);
+        // The holder's release hands the lock to the application, its first thread takes it over, seven local
+        // hand-overs (same renewed lease, no extension needed), and the last thread's release: 3 scripts.
+        assertThat(scriptCalls()).as((String) this.redis.command("INFO", "commandstats")).isEqualTo(3);
+        assertThat(inTurn).extracting(LockHandle::token).as("one value in Redis all along").containsOnly(
+                inTurn.get(0).token());
+        for (int i = 1; i < inTurn.size(); i++) {
+            assertThat(inTurn.get(i).fencingToken()).isEqualTo(inTurn.get(i - 1).fencingToken() + 1);
+        }
+    }
+
+    @Test
+    void aLocalHandOverRunStopsAtItsLimitAndTheNextHolderCountsOnFromTheLastFence() throws Exception {
+        RedisLockClient waiterClient = subscribed(client());
+        waiterClient.setLocalHandoverLimit(3);
+        List<LockHandle> inTurn = eightWaitersInTurn(waiterClient, true);
+        // Runs of 1 + 3 holders per tenure in Redis: the fourth release goes to Redis and hands the lock back to
+        // the application (the only one queued), whose next thread takes it over under a token of its own.
+        assertThat(inTurn).extracting(LockHandle::token).containsExactly(inTurn.get(0).token(),
+                inTurn.get(0).token(), inTurn.get(0).token(), inTurn.get(0).token(), inTurn.get(4).token(),
+                inTurn.get(4).token(), inTurn.get(4).token(), inTurn.get(4).token());
+        assertThat(inTurn.get(4).token()).isNotEqualTo(inTurn.get(0).token());
+        for (int i = 1; i < inTurn.size(); i++) {
+            assertThat(inTurn.get(i).fencingToken()).isGreaterThan(inTurn.get(i - 1).fencingToken());
+        }
+    }
+
+    @Test
+    void aLockWithAFixedLeaseIsExtendedToTheNextHoldersFullLeaseWhenPassedOn() throws Exception {
+        RedisLockClient waiterClient = subscribed(client());
+        List<LockHandle> inTurn = eightWaitersInTurn(waiterClient, false);
+        // As above, plus one compare-and-extend per local hand-over: each holder gets its full fixed lease.
+        assertThat(scriptCalls()).as((String) this.redis.command("INFO", "commandstats")).isEqualTo(3 + 7);
+        assertThat(commandCalls("pexpire")).isEqualTo(7);
+        assertThat(inTurn).extracting(LockHandle::token).containsOnly(inTurn.get(0).token());
+    }
+
+    /**
+     * Another client holds "hot"; eight threads of the given client line up for it one at a time (so the
+     * line's order is known), the holder releases and each waiter, as it gets in, checks that the later ones
+     * have not and releases in turn. Script calls are counted from the holder's release.
+     * @return the waiters' handles in the order they got in, all closed
+     */
+    private List<LockHandle> eightWaitersInTurn(RedisLockClient waiterClient, boolean renewed) throws Exception {
+        LockHandle holder = acquire(client(), List.of("hot"), 0, 30_000);
         List<CompletableFuture<Long>> acquired = new ArrayList<>();
         List<LockHandle> handles = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             CompletableFuture<Long> future = new CompletableFuture<>();
             acquired.add(future);
-            // One at a time, so the line's order is known: 0 first.
-            awaitParkedForNotification(waiterThread(waiterClient, "hot", future, handles));
+            awaitParkedForNotification(waiterThread(waiterClient, "hot", future, handles, renewed));
         }
         this.redis.command("CONFIG", "RESETSTAT");
         holder.close();
+        List<LockHandle> inTurn = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             acquired.get(i).get(10, TimeUnit.SECONDS);
             for (int later = i + 1; later < 8; later++) {
@@ -127,15 +187,15 @@ class NotifiedWaitingTest {
             synchronized (handles) {
                 current = handles.get(handles.size() - 1);
             }
-            // Taken over: the key holds the thread's own token, which no other thread can take over again.
+            // The key holds a token of one of the application's acquisitions, which no other thread can take
+            // over in Redis.
             assertThat(this.redis.command("GET", "hot")).isEqualTo(current.token());
             assertThat(current.token()).doesNotStartWith(waiterClient.clientId() + ":");
+            inTurn.add(current);
             current.close();
         }
-        // Nine releases, each handing the lock on or deleting it, and eight take-overs, one per hand-off, each
-        // confirmed by Redis: nobody woke to find the lock taken.
-        assertThat(scriptCalls()).as((String) this.redis.command("INFO", "commandstats")).isEqualTo(9 + 8);
         assertThat(LockValues.held(this.redis.command("GET", "hot"))).isFalse();
+        return inTurn;
     }
 
     @Test
@@ -417,5 +477,15 @@ class NotifiedWaitingTest {
             }
         }
         return calls;
+    }
+
+    /** How often Redis ran the command (also inside scripts) since the statistics were reset. */
+    private long commandCalls(String command) {
+        for (String line : ((String) this.redis.command("INFO", "commandstats")).split("\r\n")) {
+            if (line.startsWith("cmdstat_" + command + ":")) {
+                return field(line, "calls=");
+            }
+        }
+        return 0;
     }
 }

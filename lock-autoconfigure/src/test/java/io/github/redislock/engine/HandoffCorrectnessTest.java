@@ -246,8 +246,9 @@ class HandoffCorrectnessTest {
     }
 
     /**
-     * Three applications with three threads each loop on one key for 6 s with a 1 ms critical section,
-     * renewed lease, 10 s wait. Someone always waits, so the lock should never lie idle.
+     * Three applications with three threads each loop on one key for 6 s with a 1 ms critical section, a
+     * renewed or fixed lease at random, 10 s wait. Someone always waits, so the lock should never lie idle; the
+     * threads of one application pass it among themselves, within bounds that let the others have their turn.
      */
     @Nested
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -273,6 +274,13 @@ class HandoffCorrectnessTest {
         @Test
         void everyApplicationGetsItsTurn() {
             assertRotation(this.run);
+        }
+
+        @Test
+        void threadsOfOneApplicationPassTheLockAmongThemselves() {
+            // What the checks above covered: the lock also went from thread to thread within an application.
+            assertThat(this.run.log().passedWithinAnApplication()).as("sections passed on within an application")
+                .isGreaterThan(this.run.log().sections() / 4);
         }
     }
 
@@ -308,6 +316,7 @@ class HandoffCorrectnessTest {
         assertThat(run.log().sections()).as("sections run").isGreaterThan(0);
         assertThat(run.log().maxConcurrent()).as("sections inside one key at once").isEqualTo(1);
         assertThat(run.log().overlappingPairs()).as("overlapping sections").isZero();
+        assertThat(run.log().fencesNotIncreasing()).as("sections whose fencing token did not grow").isZero();
     }
 
     private static void assertNoIdleGap(Contention run) {
@@ -380,10 +389,14 @@ class HandoffCorrectnessTest {
                 String key = keys.get(ThreadLocalRandom.current().nextInt(keys.size()));
                 long askedAt = System.nanoTime();
                 try {
-                    template.run(key, Duration.ofSeconds(10), null, () -> {
+                    // Renewed and fixed leases mixed: a lock passed between threads of one application is then
+                    // used as it is, or first extended to the next holder's lease.
+                    Duration lease = ThreadLocalRandom.current().nextBoolean() ? null : Duration.ofSeconds(2);
+                    template.run(key, Duration.ofSeconds(10), lease, () -> {
                         long entered = log.enter(key);
                         busyFor(TimeUnit.MILLISECONDS.toNanos(1));
-                        log.exit(application, key, askedAt, entered);
+                        log.exit(application, key, askedAt, entered,
+                                LockContext.current().orElseThrow().fencingToken());
                     });
                 }
                 catch (LockException ex) {

@@ -17,8 +17,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class SectionLog {
 
-    /** One call that got in: asked (just before calling the lock), entered and left (inside the lock). */
-    record Section(int application, String key, long askedAt, long enteredAt, long exitedAt) {
+    /**
+     * One call that got in: asked (just before calling the lock), entered and left (inside the lock), and the
+     * fencing token the lock gave it.
+     */
+    record Section(int application, String key, long askedAt, long enteredAt, long exitedAt, long fence) {
     }
 
     /** One call that did not get in. */
@@ -41,10 +44,10 @@ final class SectionLog {
     }
 
     /** Last thing inside the critical section. */
-    void exit(int application, String key, long askedAt, long enteredAt) {
+    void exit(int application, String key, long askedAt, long enteredAt, long fence) {
         long exitedAt = System.nanoTime();
         this.inside.get(key).decrementAndGet();
-        this.sections.add(new Section(application, key, askedAt, enteredAt, exitedAt));
+        this.sections.add(new Section(application, key, askedAt, enteredAt, exitedAt, fence));
     }
 
     void failed(int application, String key, long askedAt, Throwable exception) {
@@ -77,6 +80,42 @@ final class SectionLog {
             }
         }
         return overlaps;
+    }
+
+    /**
+     * Sections whose fencing token is not larger than that of the section on the same key entered before it
+     * (in a run without overlaps, every later holder must have a larger token).
+     */
+    int fencesNotIncreasing() {
+        int stale = 0;
+        for (List<Section> onKey : byKey().values()) {
+            long previous = Long.MIN_VALUE;
+            for (Section section : onKey) {
+                if (section.fence() <= previous) {
+                    stale++;
+                }
+                previous = Math.max(previous, section.fence());
+            }
+        }
+        return stale;
+    }
+
+    /**
+     * Sections that followed a section of the same application on the same key with the very next fencing
+     * token: the lock went from one thread of the application to the next without a new token from Redis.
+     */
+    int passedWithinAnApplication() {
+        int passed = 0;
+        for (List<Section> onKey : byKey().values()) {
+            for (int i = 1; i < onKey.size(); i++) {
+                Section before = onKey.get(i - 1);
+                Section section = onKey.get(i);
+                if (section.application() == before.application() && section.fence() == before.fence() + 1) {
+                    passed++;
+                }
+            }
+        }
+        return passed;
     }
 
     /**
