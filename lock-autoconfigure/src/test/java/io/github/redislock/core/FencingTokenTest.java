@@ -175,4 +175,28 @@ class FencingTokenTest {
         assertThat(retry.fence()).isEqualTo(41L);
         assertThat(redis.command("GET", "k")).isEqualTo("token-c:41");
     }
+
+    @Test
+    void aReleaseAfterLocalHandOversCountsTheNextFenceOnFromTheLastOneUsed() {
+        LockProtocol protocol = newClient().protocol();
+        Attempt taken = protocol.acquire(K, "token-d", 30_000, null, 0);
+        // Threads of the application passed the lock on among themselves, using fences up to taken + 5, then
+        // the last one released it: the next holder's fence is larger than all of them.
+        assertThat(protocol.release(K, "token-d:" + taken.fence(), null, taken.fence() + 5)).isTrue();
+        assertThat(protocol.acquire(K, "token-e", 30_000, null, 0).fence()).isGreaterThan(taken.fence() + 5);
+    }
+
+    @Test
+    void localHandOversThatCountedPastTheClockLeaveTheirLastFenceAsAFloorUntilTheClockPassesIt() {
+        LockProtocol protocol = newClient().protocol();
+        Attempt taken = protocol.acquire(K, "token-f", 30_000, null, 0);
+        // Never seen in practice (more than one local hand-over a microsecond), so forced: 2 s ahead of the clock.
+        long ahead = taken.fence() + 2_000_000;
+        assertThat(protocol.release(K, "token-f:" + taken.fence(), null, ahead)).isTrue();
+        assertThat(redis.command("GET", "k")).isEqualTo("~:" + ahead);
+        assertThat((Long) redis.command("PTTL", "k")).isBetween(1L, 2_001L);
+        Attempt next = protocol.acquire(K, "token-g", 30_000, null, 0);
+        assertThat(next.isAcquired()).as("the floor counts as free").isTrue();
+        assertThat(next.fence()).isEqualTo(ahead + 1);
+    }
 }
