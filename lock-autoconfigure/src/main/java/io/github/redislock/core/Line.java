@@ -42,6 +42,14 @@ final class Line {
     /** A lock a holder here passed on to the line, for its first waiter to claim. */
     private @Nullable LocalGrant grant;
 
+    /**
+     * How many threads at the front of the line a holder here may still pass the lock to: those that were
+     * already waiting when a thread of this application took the key in Redis. A thread that joins later
+     * waits for the application's next turn, so every waiting thread gets the lock once per turn and waits
+     * about as long as any other.
+     */
+    private int eligible;
+
     /** Puts the current thread at the back; false if the line was retired (join the one replacing it). */
     synchronized boolean join() {
         if (this.retired) {
@@ -88,11 +96,12 @@ final class Line {
 
     /**
      * A holder here passes its lock to the line instead of releasing it in Redis: the first waiter claims it.
-     * @return false when nobody waits (or a grant is already pending), so the holder releases in Redis
+     * @return false when nobody waits who was already waiting when the key was taken in Redis (or a grant is
+     * pending already), so the holder releases in Redis
      */
     synchronized boolean offer(LocalGrant offered) {
         Thread first = this.waiters.peekFirst();
-        if (first == null || this.grant != null) {
+        if (first == null || this.grant != null || this.eligible == 0) {
             return false;
         }
         this.grant = offered;
@@ -146,8 +155,34 @@ final class Line {
      * given up
      */
     synchronized Departure leave() {
-        boolean first = this.waiters.peekFirst() == Thread.currentThread();
-        this.waiters.remove(Thread.currentThread());
+        return leave(false);
+    }
+
+    /**
+     * {@link #leave()} by the thread that took the key in Redis: the application's turn begins, and the threads
+     * waiting now may be passed the lock in it.
+     */
+    synchronized Departure leaveTakingTurn() {
+        return leave(true);
+    }
+
+    private Departure leave(boolean turnBegins) {
+        Thread current = Thread.currentThread();
+        boolean first = this.waiters.peekFirst() == current;
+        int position = 0;
+        for (Thread waiter : this.waiters) {
+            if (waiter == current) {
+                break;
+            }
+            position++;
+        }
+        if (position < this.eligible) {
+            this.eligible--;
+        }
+        this.waiters.remove(current);
+        if (turnBegins) {
+            this.eligible = this.waiters.size();
+        }
         Thread next = this.waiters.peekFirst();
         if (next != null) {
             if (first) {
@@ -175,6 +210,11 @@ final class Line {
      * A release by a thread here: whether it also gives up the queue entry, because nobody here waits. If
      * so the application counts as no longer queued.
      */
+    /** The lock goes back to Redis: the application's turn is over, nobody here may be passed it any more. */
+    synchronized void turnEnds() {
+        this.eligible = 0;
+    }
+
     synchronized boolean releaseLeaves() {
         if (this.queued && this.waiters.isEmpty()) {
             this.queued = false;

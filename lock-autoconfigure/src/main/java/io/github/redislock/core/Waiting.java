@@ -32,7 +32,8 @@ import io.github.redislock.LockException;
  * state            event                                   next state
  * idle             wait 0: one attempt, never queues       held by T (1) / idle (0)
  * idle             T may wait: joins the line first        trying
- * trying           reply 1 or 2                            held by T (others stay waiting)
+ * trying           reply 1 or 2                            held by T (others stay waiting); this
+ *                                                          application's turn begins
  * trying           reply 0: the application is queued     waiting
  * waiting          timer (holder's TTL, at most 1 s)       trying   (refreshes the queue entry)
  * waiting          hand-off message                        handed over
@@ -40,14 +41,15 @@ import io.github.redislock.LockException;
  * handed over      first waiter wakes and attempts         trying   (reply 2)
  * handed over      nobody waits                            leaving
  * waiting/trying   last waiter gives up while queued       leaving
- * held by T        T releases, U waits here, the cohort    passed to U (no Redis round trip; the key
- *                  is within its bounds and T's lease      keeps its value, U's fence is T's + 1)
- *                  surely runs
+ * held by T        T releases; U, first here, has waited   passed to U (no Redis round trip; the key
+ *                  since this application's turn began;   keeps its value, U's fence is T's + 1)
+ *                  within the bounds; T's lease surely runs
  * passed to U      U claims it                             held by U (one extension round trip first
  *                                                          unless both are renewed with lease to spare)
  * passed to U      U gives up and nobody else waits        leaving, with the lock released in Redis
- * held by T        T releases, someone waits here, the     released: handed to the next application
- *                  cohort is at its bounds                 in the Redis queue (possibly this one)
+ * held by T        T releases, someone waits here but      released: handed to the next application
+ *                  none of the above holds                 in the Redis queue (possibly this one); the
+ *                                                          application's turn ends
  * held by T        T releases, nobody waits here           leaving (the release takes the entry out)
  * leaving          entry out; a thread joined meanwhile    trying at once
  * leaving          entry out; nobody here                  idle
@@ -62,11 +64,14 @@ import io.github.redislock.LockException;
  * per {@link #maxUnnotifiedWait}, which also finds a hand-off whose message was lost and keeps the queue
  * entry (valid three times that long) alive.
  * <p>
- * Cohort hand-over (after "lock cohorting", Dice, Marathe and Shavit): a release by a thread here while
- * another thread here waits passes the lock to that thread directly, at most {@link #handoverLimit} times in
- * a row and while the application has held the key in Redis for less than {@link #handoverTimeNanos}; then
- * the release goes to Redis so that the next queued application gets its turn. Every holder gets its own
- * fencing token, one above the previous holder's, and a release that ends such a run passes the last token
+ * Cohort hand-over (after "lock cohorting", Dice, Marathe and Shavit): a thread taking the key in Redis
+ * begins the application's turn. A release by a thread here passes the lock directly to the first thread
+ * waiting here if that one was already waiting when the turn began, at most {@link #handoverLimit} times in
+ * a row and while the turn is younger than {@link #handoverTimeNanos}; otherwise the release goes to Redis
+ * and the next queued application gets its turn. So each thread waiting gets the lock once per turn, and a
+ * thread that comes back for it waits for the application's next turn like everyone else: waits stay even.
+ * Every holder gets its own fencing token, one above the previous holder's, and a release that ends such a
+ * run passes the last token
  * used to Redis, where the next token is counted on from it.
  */
 final class Waiting {
@@ -118,7 +123,7 @@ final class Waiting {
                 HeldLock lock = claimOrTry(line, key, token, leaseMillis, renewed);
                 if (lock != null) {
                     done = true;
-                    acquired(key, line);
+                    acquired(key, line, lock.handovers == 0);
                     return lock;
                 }
                 long remaining = deadline - System.nanoTime();
@@ -253,12 +258,13 @@ final class Waiting {
     }
 
     /**
-     * Step 4a: acquired. The next waiter, if any, carries on; the queue entry stays for the release to end. (A
+     * Step 4a: acquired. The next waiter, if any, carries on; the queue entry stays for the release to end. Taken
+     * in Redis, the application's turn begins: the threads waiting now may be passed the lock in it. (A
      * lock passed to the line is never left behind here: only a holder passes one, and this thread just took
      * the key, so there was none; released all the same should Redis have disagreed.)
      */
-    private void acquired(LockKey key, Line line) {
-        LocalGrant orphan = line.leave().orphan();
+    private void acquired(LockKey key, Line line, boolean inRedis) {
+        LocalGrant orphan = (inRedis ? line.leaveTakingTurn() : line.leave()).orphan();
         if (orphan != null) {
             this.executor.execute(() -> leaveQueueOrRelease(key, orphan));
         }
@@ -328,6 +334,9 @@ final class Waiting {
                         + (lock.handovers + 1) + " since taken in Redis)");
             }
             return true;
+        }
+        if (line != null) {
+            line.turnEnds();
         }
         boolean leaving = line != null && line.releaseLeaves();
         if (logger.isDebugEnabled()) {

@@ -115,63 +115,102 @@ class LineTest {
     }
 
     @Test
-    void aLockIsPassedOnlyToALineWithSomeoneWaiting() {
+    void aLockIsPassedOnlyToThreadsThatWereWaitingWhenTheApplicationTookTheKeyInRedis() throws Exception {
         Line line = new Line();
-        assertThat(line.offer(grant(1))).as("nobody waits").isFalse();
-        line.join();
-        assertThat(line.offer(grant(1))).isTrue();
-        assertThat(line.offer(grant(2))).as("one is pending already").isFalse();
+        try (Waiter taker = new Waiter(); Waiter early = new Waiter(); Waiter late = new Waiter()) {
+            assertThat(line.offer(grant(1))).as("nobody waits").isFalse();
+            taker.call(line::join);
+            early.call(line::join);
+            assertThat(line.offer(grant(1))).as("no turn has begun").isFalse();
+            taker.call(line::leaveTakingTurn);
+            late.call(line::join);
+            assertThat(line.offer(grant(2))).as("early waited when the turn began").isTrue();
+            assertThat(line.offer(grant(3))).as("one is pending already").isFalse();
+            assertThat(early.call(line::claim)).extracting(LocalGrant::fence).isEqualTo(2L);
+            early.call(line::leave);
+            assertThat(line.offer(grant(3))).as("late joined during the turn: it waits for the next one").isFalse();
+            line.turnEnds();
+            taker.call(line::join);
+            late.call(line::leaveTakingTurn);
+            assertThat(line.offer(grant(4))).as("taker waited when late's turn began").isTrue();
+        }
     }
 
     @Test
     void theFirstWaiterClaimsAPassedLockAtOnceAndOnlyOnce() throws Exception {
         Line line = new Line();
-        line.join();
-        long now = System.nanoTime();
-        line.startAttempt(now);
-        line.taken(now + SECOND);
-        assertThat(onOtherThread(() -> line.join())).isTrue();
-        LocalGrant passed = grant(7);
-        line.offer(passed);
-        assertThat(line.parkNanos(now, SECOND)).as("the first does not sleep on its timer").isZero();
-        assertThat(onOtherThread(line::claim)).as("the second may not claim it").isNull();
-        assertThat(line.claim()).isSameAs(passed);
-        assertThat(line.claim()).as("claimed once").isNull();
+        try (Waiter taker = new Waiter(); Waiter first = new Waiter(); Waiter second = new Waiter()) {
+            taker.call(line::join);
+            long now = System.nanoTime();
+            first.call(line::join);
+            first.call(() -> line.startAttempt(now));
+            second.call(line::join);
+            taker.call(line::leaveTakingTurn);
+            first.call(() -> {
+                line.taken(now + SECOND);
+                return null;
+            });
+            LocalGrant passed = grant(7);
+            assertThat(line.offer(passed)).isTrue();
+            assertThat(first.call(() -> line.parkNanos(now, SECOND))).as("the first does not sleep on its timer")
+                .isZero();
+            assertThat(second.call(line::claim)).as("the second may not claim it").isNull();
+            assertThat(first.call(line::claim)).isSameAs(passed);
+            assertThat(first.call(line::claim)).as("claimed once").isNull();
+        }
     }
 
     @Test
     void aPassedLockGoesToTheNextWaiterWhenTheFirstGivesUp() throws Exception {
         Line line = new Line();
-        line.join();
-        CompletableFuture<Void> secondJoined = new CompletableFuture<>();
-        CompletableFuture<Void> firstLeft = new CompletableFuture<>();
-        CompletableFuture<LocalGrant> second = CompletableFuture.supplyAsync(() -> {
-            line.join();
-            secondJoined.complete(null);
-            firstLeft.join();
-            return line.claim();
-        });
-        secondJoined.get(10, TimeUnit.SECONDS);
-        assertThat(line.offer(grant(3))).isTrue();
-        assertThat(line.leave()).as("someone still waits").isEqualTo(Line.STAY);
-        firstLeft.complete(null);
-        assertThat(second.get(10, TimeUnit.SECONDS)).isNotNull().extracting(LocalGrant::fence).isEqualTo(3L);
+        try (Waiter taker = new Waiter(); Waiter first = new Waiter(); Waiter second = new Waiter()) {
+            taker.call(line::join);
+            first.call(line::join);
+            second.call(line::join);
+            taker.call(line::leaveTakingTurn);
+            assertThat(line.offer(grant(3))).isTrue();
+            assertThat(first.call(line::leave)).as("someone still waits").isEqualTo(Line.STAY);
+            assertThat(second.call(line::claim)).extracting(LocalGrant::fence).isEqualTo(3L);
+        }
     }
 
     @Test
-    void theLastWaiterGivingUpReleasesAPassedLockNobodyClaimed() {
+    void theLastWaiterGivingUpReleasesAPassedLockNobodyClaimed() throws Exception {
         Line line = new Line();
-        line.join();
-        long now = System.nanoTime();
-        line.startAttempt(now);
-        line.taken(now + SECOND);
-        LocalGrant passed = grant(5);
-        line.offer(passed);
-        Line.Departure departure = line.leave();
-        assertThat(departure.orphan()).isSameAs(passed);
-        assertThat(departure.leaveQueue()).as("queued: the entry goes with the release").isTrue();
-        assertThat(line.leftQueue()).isFalse();
-        assertThat(line.retireIfIdle()).isTrue();
+        try (Waiter taker = new Waiter(); Waiter waiter = new Waiter()) {
+            taker.call(line::join);
+            long now = System.nanoTime();
+            taker.call(() -> line.startAttempt(now));
+            taker.call(() -> {
+                line.taken(now + SECOND);
+                return null;
+            });
+            waiter.call(line::join);
+            taker.call(line::leaveTakingTurn);
+            LocalGrant passed = grant(5);
+            assertThat(line.offer(passed)).isTrue();
+            Line.Departure departure = waiter.call(line::leave);
+            assertThat(departure.orphan()).isSameAs(passed);
+            assertThat(departure.leaveQueue()).as("queued: the entry goes with the release").isTrue();
+            assertThat(line.leftQueue()).isFalse();
+            assertThat(line.retireIfIdle()).isTrue();
+        }
+    }
+
+    /** A thread of its own that stands in lines: what it is asked to do runs on it, one call at a time. */
+    private static final class Waiter implements AutoCloseable {
+
+        private final java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors
+            .newSingleThreadExecutor();
+
+        <T> T call(java.util.concurrent.Callable<T> action) throws Exception {
+            return this.thread.submit(action).get(10, TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void close() {
+            this.thread.shutdownNow();
+        }
     }
 
     private static LocalGrant grant(long fence) {

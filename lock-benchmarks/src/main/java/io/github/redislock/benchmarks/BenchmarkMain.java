@@ -77,7 +77,7 @@ public final class BenchmarkMain {
                 + "%d x %.1fs measured per benchmark, -prof gc + Redis INFO deltas.%n", UncontendedSuite.THREADS,
                 mode.jmhWarmupIterations(), mode.jmhWarmupTime().toMillis() / 1000.0,
                 mode.jmhMeasurementIterations(), mode.jmhMeasurementTime().toMillis() / 1000.0);
-        System.out.printf("Hot key: timed harness, %ds warm-up + %ds measured per run, wait 10 s, lease 30 s.%n",
+        System.out.printf("Hot key: timed harness, %ds warm-up + %ds measured per run, wait 10 s, lease 30 s (ours also renewed).%n",
                 mode.hotKeyWarmup().toSeconds(), mode.hotKeyMeasurement().toSeconds());
     }
 }

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * One client instance (one "process": its own connections) of some lock implementation, taking the one hot
- * key. Two threads share an instance, as two request threads of one service would.
+ * key. Several threads share an instance, as request threads of one service would.
  */
 public interface ContendedLock extends AutoCloseable {
 

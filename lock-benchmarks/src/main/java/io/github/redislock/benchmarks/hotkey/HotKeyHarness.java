@@ -9,7 +9,7 @@ import io.github.redislock.benchmarks.RedisLoad;
 import org.HdrHistogram.Histogram;
 
 /**
- * A plain timed harness for one hot key: 4 independent client instances x 2 threads fight over it for a
+ * A plain timed harness for one hot key: 4 independent client instances x some threads fight over it for a
  * warm-up and then a measurement window. It is not JMH because what matters here is per-acquisition wait
  * percentiles across threads and Redis-side counters over one exact window, which a fixed wall-clock window
  * with per-thread histograms gives directly.
@@ -17,8 +17,6 @@ import org.HdrHistogram.Histogram;
 final class HotKeyHarness {
 
     static final int CLIENTS = 4;
-
-    static final int THREADS_PER_CLIENT = 2;
 
     /** Time for every client's threads to be started before the run begins. */
     private static final long START_DELAY_NANOS = Duration.ofMillis(200).toNanos();
@@ -32,14 +30,14 @@ final class HotKeyHarness {
         this.measurement = measurement;
     }
 
-    HotKeyResult run(Contender contender, CriticalSection section) throws InterruptedException {
+    HotKeyResult run(Contender contender, CriticalSection section, int threadsPerClient) throws InterruptedException {
         BenchRedis.flushAll();
         List<ContendedLock> clients = new ArrayList<>();
         try {
             for (int i = 0; i < CLIENTS; i++) {
                 clients.add(contender.newInstance().apply(BenchRedis.url()));
             }
-            return measure(contender, clients, section);
+            return measure(contender, clients, section, threadsPerClient);
         }
         finally {
             for (ContendedLock client : clients) {
@@ -48,15 +46,15 @@ final class HotKeyHarness {
         }
     }
 
-    private HotKeyResult measure(Contender contender, List<ContendedLock> clients, CriticalSection section)
-            throws InterruptedException {
+    private HotKeyResult measure(Contender contender, List<ContendedLock> clients, CriticalSection section,
+            int threadsPerClient) throws InterruptedException {
         long startAt = System.nanoTime() + START_DELAY_NANOS;
         long measureFrom = startAt + this.warmup.toNanos();
         long measureTo = measureFrom + this.measurement.toNanos();
         List<HotKeyWorker> workers = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         for (int c = 0; c < clients.size(); c++) {
-            for (int t = 0; t < THREADS_PER_CLIENT; t++) {
+            for (int t = 0; t < threadsPerClient; t++) {
                 HotKeyWorker worker = new HotKeyWorker(clients.get(c), section, startAt, measureFrom, measureTo);
                 Thread thread = new Thread(worker, "hot-" + contender.implementation() + "-" + c + "-" + t);
                 workers.add(worker);
@@ -84,7 +82,7 @@ final class HotKeyHarness {
                 throw new IllegalStateException(contender.implementation() + " failed", worker.failure());
             }
             waits.add(worker.waits());
-            perClient[i / THREADS_PER_CLIENT] += worker.waits().getTotalCount();
+            perClient[i / threadsPerClient] += worker.waits().getTotalCount();
             timeouts += worker.timeouts();
         }
         return new HotKeyResult(waits, perClient, timeouts, measureTo - measureFrom, during);

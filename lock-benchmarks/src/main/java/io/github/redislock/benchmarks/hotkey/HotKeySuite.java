@@ -13,19 +13,32 @@ import io.github.redislock.benchmarks.RunMode;
 import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockType;
 
 /**
- * The hot-key comparison: each implementation, with an empty and with a 1 ms critical section, through
- * {@link HotKeyHarness}. Waiting is where the implementations differ most: ours and Redisson are woken by a
+ * The hot-key comparison: each implementation, with an empty critical section and 2 or 16 threads per client,
+ * and with a 1 ms critical section and 2 threads per client, through {@link HotKeyHarness}. Waiting is where the implementations differ most: ours and Redisson are woken by a
  * message their release publishes (each with its own retry safety net), Spring Integration waits on pub/sub
  * in PUB_SUB mode and polls every 100 ms in SPIN mode.
  */
 public final class HotKeySuite {
 
     private static final List<Contender> CONTENDERS = List.of(
-            new Contender(Implementations.OURS_TEMPLATE, OursContendedLock::new),
+            new Contender(Implementations.OURS_TEMPLATE, (url) -> new OursContendedLock(url, ContendedLock.LEASE)),
+            new Contender(Implementations.OURS_TEMPLATE_RENEWED, (url) -> new OursContendedLock(url, null)),
             new Contender(Implementations.REDISSON, RedissonContendedLock::new),
             new Contender(Implementations.SI_SPIN, (url) -> new IntegrationContendedLock(url, RedisLockType.SPIN_LOCK)),
             new Contender(Implementations.SI_PUBSUB,
                     (url) -> new IntegrationContendedLock(url, RedisLockType.PUB_SUB_LOCK)));
+
+    /** A critical section and how many threads each of the clients runs. */
+    private record Scenario(CriticalSection section, int threadsPerClient) {
+
+        String label() {
+            return "hot key: " + HotKeyHarness.CLIENTS + " clients x " + this.threadsPerClient + " threads, "
+                    + this.section.label();
+        }
+    }
+
+    private static final List<Scenario> SCENARIOS = List.of(new Scenario(CriticalSection.EMPTY, 2),
+            new Scenario(CriticalSection.EMPTY, 16), new Scenario(CriticalSection.ONE_MILLISECOND, 2));
 
     private final HotKeyHarness harness;
 
@@ -36,28 +49,23 @@ public final class HotKeySuite {
         this.progress = progress;
     }
 
-    public static String section(CriticalSection section) {
-        return "hot key: " + HotKeyHarness.CLIENTS + " clients x " + HotKeyHarness.THREADS_PER_CLIENT + " threads, "
-                + section.label();
-    }
-
     public static long countSelected(Predicate<String> selected) {
         return CONTENDERS.stream().filter((c) -> selected.test(c.implementation())).count()
-                * CriticalSection.values().length;
+                * SCENARIOS.size();
     }
 
     public List<Figure> run(Predicate<String> selected) throws InterruptedException {
         List<Figure> figures = new ArrayList<>();
-        for (CriticalSection section : CriticalSection.values()) {
+        for (Scenario scenario : SCENARIOS) {
             List<Figure> sectionFigures = new ArrayList<>();
             for (Contender contender : CONTENDERS) {
                 if (!selected.test(contender.implementation())) {
                     continue;
                 }
-                HotKeyResult result = this.harness.run(contender, section);
-                sectionFigures.addAll(result.figures(section(section), contender.implementation()));
-                this.progress.printf(Locale.ROOT, "  hot key %-13s %-18s %s%n", section.label(),
-                        contender.implementation(), result.summary());
+                HotKeyResult result = this.harness.run(contender, scenario.section(), scenario.threadsPerClient());
+                sectionFigures.addAll(result.figures(scenario.label(), contender.implementation()));
+                this.progress.printf(Locale.ROOT, "  hot key %-13s x%-2d %-22s %s%n", scenario.section().label(),
+                        scenario.threadsPerClient(), contender.implementation(), result.summary());
             }
             figures.addAll(Figure.groupedByMetric(sectionFigures));
         }
