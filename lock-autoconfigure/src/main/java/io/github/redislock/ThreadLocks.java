@@ -4,43 +4,67 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The stack of locks guarding the work the current thread is doing, kept by {@link LockedCall} around the
  * guarded call and read through {@link LockContext}.
  */
 final class ThreadLocks {
 
-    private static final ThreadLocal<Deque<LockHandle>> HELD = new ThreadLocal<>();
+    /**
+     * The current thread's handles, innermost last: nothing, one {@link LockHandle} (by far the most common,
+     * and then nothing is allocated but the thread-local entry), or a {@code Deque} of them when nested.
+     */
+    private static final ThreadLocal<Object> HELD = new ThreadLocal<>();
 
     private ThreadLocks() {
     }
 
+    @SuppressWarnings("unchecked")
     static void push(LockHandle handle) {
-        Deque<LockHandle> held = HELD.get();
+        Object held = HELD.get();
         if (held == null) {
-            held = new ArrayDeque<>(4);
-            HELD.set(held);
+            HELD.set(handle);
         }
-        held.addLast(handle);
+        else if (held instanceof LockHandle only) {
+            Deque<LockHandle> nested = new ArrayDeque<>(4);
+            nested.addLast(only);
+            nested.addLast(handle);
+            HELD.set(nested);
+        }
+        else {
+            ((Deque<LockHandle>) held).addLast(handle);
+        }
     }
 
+    @SuppressWarnings("unchecked")
     static void pop(LockHandle handle) {
-        Deque<LockHandle> held = HELD.get();
-        if (held != null) {
-            held.removeLastOccurrence(handle);
-            if (held.isEmpty()) {
+        Object held = HELD.get();
+        if (held == handle) {
+            HELD.remove();
+        }
+        else if (held instanceof Deque<?> nested) {
+            nested.removeLastOccurrence(handle);
+            if (nested.isEmpty()) {
                 HELD.remove();
             }
         }
     }
 
-    static LockHandle innermost() {
-        Deque<LockHandle> held = HELD.get();
-        return (held != null) ? held.peekLast() : null;
+    @SuppressWarnings("unchecked")
+    static @Nullable LockHandle innermost() {
+        Object held = HELD.get();
+        return (held instanceof Deque<?> nested) ? (LockHandle) nested.peekLast() : (LockHandle) held;
     }
 
+    @SuppressWarnings("unchecked")
     static List<LockHandle> all() {
-        Deque<LockHandle> held = HELD.get();
-        return (held != null) ? List.copyOf(held) : List.of();
+        Object held = HELD.get();
+        if (held == null) {
+            return List.of();
+        }
+        return (held instanceof Deque<?> nested) ? List.copyOf((Deque<LockHandle>) nested)
+                : List.of((LockHandle) held);
     }
 }

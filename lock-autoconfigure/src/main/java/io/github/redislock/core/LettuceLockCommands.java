@@ -80,13 +80,14 @@ final class LettuceLockCommands implements LockCommands {
     }
 
     @Override
-    public List<?> acquire(String[] keys, String[] args) {
-        return run(ACQUIRE, ScriptOutputType.MULTI, bytes(keys), bytes(args));
+    public List<?> acquire(LockKey key, boolean mayQueue, String[] args) {
+        return run(ACQUIRE, ScriptOutputType.MULTI, mayQueue ? key.scriptKeyBytes() : key.lockKeyBytes(),
+                bytes(args));
     }
 
     @Override
-    public Long release(String[] keys, String[] args) {
-        return run(UNLOCK, ScriptOutputType.INTEGER, bytes(keys), bytes(args));
+    public Long release(LockKey key, String[] args) {
+        return run(UNLOCK, ScriptOutputType.INTEGER, key.scriptKeyBytes(), bytes(args));
     }
 
     @Override
@@ -100,9 +101,9 @@ final class LettuceLockCommands implements LockCommands {
     }
 
     @Override
-    public void releaseBehind(String[] keys, String[] args) {
+    public void releaseBehind(LockKey key, String[] args) {
         // EVAL, not EVALSHA: there is no second chance to fall back on a server that lost its script cache.
-        this.commands.eval(UNLOCK.body, ScriptOutputType.INTEGER, bytes(keys), bytes(args))
+        this.commands.eval(UNLOCK.body, ScriptOutputType.INTEGER, key.scriptKeyBytes(), bytes(args))
             .whenComplete((released, ex) -> {
                 if (ex != null && logger.isDebugEnabled()) {
                     logger.debug("Could not undo an abandoned lock attempt", ex);
@@ -226,13 +227,13 @@ final class LettuceLockCommands implements LockCommands {
         }
 
         @Override
-        public List<?> acquire(String[] keys, String[] args) {
-            return commands().acquire(keys, args);
+        public List<?> acquire(LockKey key, boolean mayQueue, String[] args) {
+            return commands().acquire(key, mayQueue, args);
         }
 
         @Override
-        public Long release(String[] keys, String[] args) {
-            return commands().release(keys, args);
+        public Long release(LockKey key, String[] args) {
+            return commands().release(key, args);
         }
 
         @Override
@@ -252,10 +253,10 @@ final class LettuceLockCommands implements LockCommands {
         }
 
         @Override
-        public void releaseBehind(String[] keys, String[] args) {
+        public void releaseBehind(LockKey key, String[] args) {
             LockCommands commands = this.resolved;
             if (commands != null) { // otherwise nothing was ever sent
-                commands.releaseBehind(keys, args);
+                commands.releaseBehind(key, args);
             }
         }
 

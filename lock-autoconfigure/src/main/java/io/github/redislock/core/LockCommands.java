@@ -11,11 +11,14 @@ import org.jspecify.annotations.Nullable;
  */
 interface LockCommands {
 
-    /** acquire.lua on the lock key, its queue and its queue entries. */
-    List<?> acquire(String[] keys, String[] args);
+    /**
+     * acquire.lua on the lock key, and on its queue and queue entries when the caller may queue (an attempt
+     * that may not wait sends the lock key alone: the script touches nothing else then).
+     */
+    List<?> acquire(LockKey key, boolean mayQueue, String[] args);
 
     /** unlock.lua on the lock key, its queue and its queue entries. */
-    @Nullable Long release(String[] keys, String[] args);
+    @Nullable Long release(LockKey key, String[] args);
 
     /** renew.lua: {@code args} = lease, then one value per key. */
     List<?> renew(String[] keys, String[] args);
@@ -33,5 +36,5 @@ interface LockCommands {
     boolean keepsOrder();
 
     /** Sends unlock.lua without waiting for its reply; failures are only logged. */
-    void releaseBehind(String[] keys, String[] args);
+    void releaseBehind(LockKey key, String[] args);
 }

@@ -99,7 +99,7 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         ScheduledExecutorService executor = (scheduler != null) ? scheduler : this.ownScheduler;
         boolean clustered = ConnectionKind.isCluster(connectionFactory);
         LockCommands commands = ConnectionKind.commandsFor(connectionFactory);
-        this.clientId = this.tokens.next();
+        this.clientId = LockTokens.randomId();
         // Messages arrive only once a waiter has subscribed, after construction.
         this.channel = new HandoffChannel(connectionFactory, commands, clustered,
                 ConnectionKind.isLettuce(connectionFactory), this.clientId, executor, this::handedOver,

@@ -37,6 +37,9 @@ final class RedisLockProtocol implements LockProtocol {
 
     private volatile boolean warnedUnannounced;
 
+    /** The last lease sent and its text: nearly every acquisition asks for the same one. */
+    private volatile LeaseText lastLease = new LeaseText(-1, "-1");
+
     RedisLockProtocol(LockCommands redis, HandoffChannel channel, ScheduledExecutorService scheduler) {
         this.redis = redis;
         this.channel = channel;
@@ -51,10 +54,10 @@ final class RedisLockProtocol implements LockProtocol {
         try {
             // The channel's address may need the server's version first (sharded or not): inside the try.
             String[] args = (clientId != null)
-                    ? new String[] { token, Long.toString(leaseMillis), clientId, Long.toString(queueEntryMillis),
+                    ? new String[] { token, leaseText(leaseMillis), clientId, Long.toString(queueEntryMillis),
                             this.channel.address(key.name) }
-                    : new String[] { token, Long.toString(leaseMillis) };
-            reply = this.redis.acquire(key.scriptKeys, args);
+                    : new String[] { token, leaseText(leaseMillis) };
+            reply = this.redis.acquire(key, clientId != null, args);
         }
         catch (RuntimeException ex) {
             // The script may still run (a stalled server, a reconnect replaying it): undo it.
@@ -70,11 +73,23 @@ final class RedisLockProtocol implements LockProtocol {
                 : Attempt.taken(value, sentAt);
     }
 
+    private String leaseText(long leaseMillis) {
+        LeaseText last = this.lastLease;
+        if (last.millis != leaseMillis) {
+            last = new LeaseText(leaseMillis, Long.toString(leaseMillis));
+            this.lastLease = last;
+        }
+        return last.text;
+    }
+
+    private record LeaseText(long millis, String text) {
+    }
+
     @Override
     public boolean release(LockKey key, String value, @Nullable String leavingClientId, long lastFence) {
         Long released;
         try {
-            released = this.redis.release(key.scriptKeys, releaseArgs(value, leavingClientId, lastFence));
+            released = this.redis.release(key, releaseArgs(value, leavingClientId, lastFence));
         }
         catch (RuntimeException ex) {
             throw failure("releasing", key.name, ex);
@@ -143,14 +158,14 @@ final class RedisLockProtocol implements LockProtocol {
         String[] args = releaseArgs(LockValue.anyFenceOf(token), null, NO_FENCE);
         if (this.redis.keepsOrder()) {
             // Redis runs one connection's commands in order: this release runs after the attempt, if that ever runs.
-            this.redis.releaseBehind(key.scriptKeys, args);
+            this.redis.releaseBehind(key, args);
             return;
         }
         // A pooled connection per command: the attempt may still be on its way over another connection. Release
         // now, and once more when it has surely run or been dropped with its connection.
         Runnable release = () -> {
             try {
-                this.redis.release(key.scriptKeys, args);
+                this.redis.release(key, args);
             }
             catch (RuntimeException ex) {
                 logger.debug("Could not undo an abandoned attempt on lock '" + key + "'", ex);

@@ -27,13 +27,13 @@ final class TemplateLockCommands implements LockCommands {
     }
 
     @Override
-    public List<?> acquire(String[] keys, String[] args) {
-        return this.redis.execute(ACQUIRE, Arrays.asList(keys), (Object[]) args);
+    public List<?> acquire(LockKey key, boolean mayQueue, String[] args) {
+        return this.redis.execute(ACQUIRE, mayQueue ? key.scriptKeyList() : List.of(key.name), (Object[]) args);
     }
 
     @Override
-    public Long release(String[] keys, String[] args) {
-        return this.redis.execute(UNLOCK, Arrays.asList(keys), (Object[]) args);
+    public Long release(LockKey key, String[] args) {
+        return this.redis.execute(UNLOCK, key.scriptKeyList(), (Object[]) args);
     }
 
     @Override
@@ -69,8 +69,8 @@ final class TemplateLockCommands implements LockCommands {
     }
 
     @Override
-    public void releaseBehind(String[] keys, String[] args) {
-        release(keys, args);
+    public void releaseBehind(LockKey key, String[] args) {
+        release(key, args);
     }
 
     @Override

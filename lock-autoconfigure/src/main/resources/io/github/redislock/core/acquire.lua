@@ -6,7 +6,7 @@
 -- KEYS[3]: per waiting application '<expires at, ms>:<lease ms>:<PUBLISH or SPUBLISH>:<channel>': until when the
 --          entry is valid, the lease it asks for, and how to tell the application that the lock is its own
 --          (a hash; same cluster slot)
--- ARGV[1]: the caller's token (fresh and random per acquisition)
+-- ARGV[1]: the caller's token (new for every acquisition, never reused)
 -- ARGV[2]: the lease in milliseconds
 -- ARGV[3]: the calling application's id (absent: the caller does not wait, so it neither queues nor takes
 --          over hand-offs)
@@ -18,44 +18,44 @@
 --                     with a lease counted from now. Only one caller can take a hand-off over: the value
 --                     no longer names the application afterwards.
 --         {0, pttl}:  someone else holds it, for pttl more milliseconds unless renewed.
-local current = redis.call('GET', KEYS[1])
--- The last fence, when the key still shows one: '~:<fence>' is what releases by redis-lock 0.1 left for one
--- lease; it means free, and the next fence counts on from it.
-local last = 0
-if current then
-    -- A value without a colon is a lock of some other client (a plain SET NX PX): held by someone else.
-    local colon = string.find(current, ':', 1, true)
-    local owner = colon and string.sub(current, 1, colon - 1)
-    local fence = colon and string.sub(current, colon + 1)
-    if owner == ARGV[1] then
-        return {1, tonumber(fence)}
-    end
-    if ARGV[3] and owner == ARGV[3] then
-        redis.call('SET', KEYS[1], ARGV[1] .. ':' .. fence, 'PX', ARGV[2])
-        return {2, tonumber(fence)}
-    end
-    if owner ~= '~' then
-        if ARGV[4] then
-            local now = redis.call('TIME')
-            local expires = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + tonumber(ARGV[4])
-            redis.call('HSET', KEYS[3], ARGV[3], string.format('%d', expires) .. ':' .. ARGV[2] .. ':' .. ARGV[5])
-            if not redis.call('LPOS', KEYS[2], ARGV[3]) then
-                redis.call('RPUSH', KEYS[2], ARGV[3])
-            end
-            redis.call('PEXPIRE', KEYS[2], ARGV[4])
-            redis.call('PEXPIRE', KEYS[3], ARGV[4])
-        end
-        return {0, redis.call('PTTL', KEYS[1])}
-    end
-    last = tonumber(fence) or 0
+-- Free (the common case, tried first): the fence is Redis time in microseconds.
+local time = redis.call('TIME')
+local fence = tonumber(time[1]) * 1000000 + tonumber(time[2])
+-- %d keeps all digits (a plain tostring would switch to exponent notation at this size).
+if redis.call('SET', KEYS[1], ARGV[1] .. ':' .. string.format('%d', fence), 'NX', 'PX', ARGV[2]) then
+    return {1, fence}
 end
--- Free: the fence is Redis time in microseconds. A release that hands the lock on counts on from the
--- previous fence instead, so tokens strictly increase as long as the server's clock does not step back.
-local now = redis.call('TIME')
-local fence = tonumber(now[1]) * 1000000 + tonumber(now[2])
+-- Taken. (A script sees the clock stand still, so the key cannot have expired since the SET.)
+local current = redis.call('GET', KEYS[1])
+-- A value without a colon is a lock of some other client (a plain SET NX PX): held by someone else.
+local colon = string.find(current, ':', 1, true)
+local owner = colon and string.sub(current, 1, colon - 1)
+local held = colon and string.sub(current, colon + 1)
+if owner == ARGV[1] then
+    return {1, tonumber(held)}
+end
+if ARGV[3] and owner == ARGV[3] then
+    redis.call('SET', KEYS[1], ARGV[1] .. ':' .. held, 'PX', ARGV[2])
+    return {2, tonumber(held)}
+end
+if owner ~= '~' then
+    if ARGV[4] then
+        local expires = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) + tonumber(ARGV[4])
+        redis.call('HSET', KEYS[3], ARGV[3], string.format('%d', expires) .. ':' .. ARGV[2] .. ':' .. ARGV[5])
+        if not redis.call('LPOS', KEYS[2], ARGV[3]) then
+            redis.call('RPUSH', KEYS[2], ARGV[3])
+        end
+        redis.call('PEXPIRE', KEYS[2], ARGV[4])
+        redis.call('PEXPIRE', KEYS[3], ARGV[4])
+    end
+    return {0, redis.call('PTTL', KEYS[1])}
+end
+-- '~:<fence>' is what releases by redis-lock 0.1 left for one lease, and what a release leaves when local
+-- hand-overs counted past the clock: free, and the next fence counts on from it, so tokens strictly
+-- increase as long as the server's clock does not step back.
+local last = tonumber(held) or 0
 if fence <= last then
     fence = last + 1
 end
--- %d keeps all digits (a plain tostring would switch to exponent notation at this size).
 redis.call('SET', KEYS[1], ARGV[1] .. ':' .. string.format('%d', fence), 'PX', ARGV[2])
 return {1, fence}

@@ -73,15 +73,24 @@ class RedisLockClientTest {
     }
 
     @Test
-    void tokensAreFreshAndCarryAtLeast122RandomBits() {
+    void tokensAreFreshAndCarry128RandomBitsOfTheirClient() {
         String first;
         try (LockHandle handle = acquire(client, List.of("k"), NO_WAIT, 1_000)) {
             first = handle.token();
         }
         try (LockHandle handle = acquire(client, List.of("k"), NO_WAIT, 1_000)) {
             assertThat(handle.token()).isNotEqualTo(first);
-            // 22 URL-safe Base64 characters = 132 bits of encoding for 128 random bits.
-            assertThat(handle.token()).matches("[A-Za-z0-9_-]{22}:" + handle.fencingToken());
+            // 22 URL-safe Base64 characters = 132 bits of encoding for 128 random bits, then the sequence.
+            assertThat(handle.token()).matches("[A-Za-z0-9_-]{22}\\.[0-9a-z]+:" + handle.fencingToken());
+            assertThat(handle.token()).startsWith(first.substring(0, 23));
+        }
+        RedisLockClient other = new RedisLockClient(connections, "");
+        try (LockHandle handle = acquire(other, List.of("k"), NO_WAIT, 1_000)) {
+            assertThat(handle.token().substring(0, 22)).as("another client's random part")
+                .isNotEqualTo(first.substring(0, 22));
+        }
+        finally {
+            other.close();
         }
     }
 
