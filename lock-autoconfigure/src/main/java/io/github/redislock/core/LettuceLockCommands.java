@@ -3,6 +3,9 @@ package io.github.redislock.core;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -16,6 +19,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -93,6 +97,23 @@ final class LettuceLockCommands implements LockCommands {
     @Override
     public List<?> renew(String[] keys, String[] args) {
         return run(RENEW, ScriptOutputType.MULTI, bytes(keys), bytes(args));
+    }
+
+    @Override
+    public CompletionStage<List<?>> renewAsync(String[] keys, String[] args) {
+        byte[][] keyBytes = bytes(keys);
+        byte[][] argBytes = bytes(args);
+        return this.commands.<List<?>>evalsha(RENEW.sha, ScriptOutputType.MULTI, keyBytes, argBytes)
+            .toCompletableFuture()
+            .exceptionallyCompose((ex) -> {
+                Throwable cause = (ex instanceof CompletionException) ? ex.getCause() : ex;
+                if (cause instanceof RedisNoScriptException) {
+                    return this.commands.<List<?>>eval(RENEW.body, ScriptOutputType.MULTI, keyBytes, argBytes)
+                        .toCompletableFuture();
+                }
+                return CompletableFuture.failedFuture((cause instanceof RuntimeException runtime)
+                        ? translate(runtime) : cause);
+            });
     }
 
     @Override
@@ -244,6 +265,11 @@ final class LettuceLockCommands implements LockCommands {
         @Override
         public List<?> renew(String[] keys, String[] args) {
             return commands().renew(keys, args);
+        }
+
+        @Override
+        public @Nullable CompletionStage<List<?>> renewAsync(String[] keys, String[] args) {
+            return commands().renewAsync(keys, args);
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.github.redislock.core;
 
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
 
@@ -22,6 +23,14 @@ interface LockCommands {
 
     /** renew.lua: {@code args} = lease, then one value per key. */
     List<?> renew(String[] keys, String[] args);
+
+    /**
+     * renew.lua without waiting for the reply, where the transport can: the stage completes with the reply
+     * (or the failure); {@code null} when the transport cannot send without waiting.
+     */
+    default @Nullable CompletionStage<List<?>> renewAsync(String[] keys, String[] args) {
+        return null;
+    }
 
     /** Plain GET. */
     @Nullable String get(String key);

@@ -1,6 +1,7 @@
 package io.github.redislock.core;
 
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
 
@@ -43,6 +44,14 @@ interface LockProtocol {
      * @return per key, whether it still held its value and was extended
      */
     boolean[] renew(List<HeldLock> locks, long leaseMillis);
+
+    /**
+     * Compare-and-extend of one lock, sent without waiting for the reply where the transport allows.
+     * @return a stage completing with whether the key still held the value and was extended (or failing with
+     * a {@link io.github.redislock.LockException}), or {@code null} when the transport cannot send without
+     * waiting (use {@link #renew} then)
+     */
+    @Nullable CompletionStage<Boolean> extendWithoutWaiting(HeldLock lock, long leaseMillis);
 
     /** The key's current value, or {@code null} when free. */
     @Nullable String read(String key);

@@ -105,8 +105,8 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
                 ConnectionKind.isLettuce(connectionFactory), this.clientId, executor, this::handedOver,
                 this::subscribed);
         this.protocol = new RedisLockProtocol(commands, this.channel, executor);
-        this.waiting = new Waiting(this.protocol, this.channel, this.clientId, executor);
         this.loss = new LossSignal(lossListener);
+        this.waiting = new Waiting(this.protocol, this.channel, this.clientId, executor, this::extensionFailed);
         this.renewer = new LeaseRenewer(this.protocol, this.loss, executor, this.renewedLeaseMillis, clustered);
     }
 
@@ -191,6 +191,14 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
     /** The hand-off channel of these keys is listened to (again): their waiters look at Redis. */
     private void subscribed(Predicate<String> keys) {
         this.waiting.lookNow(keys);
+    }
+
+    /** An extension of a lock passed on within this application found the key no longer ours. */
+    private void extensionFailed(HeldLock lock) {
+        if (lock.markLost()) {
+            this.renewer.unregister(lock);
+            this.loss.lost(lock, LockLossDetection.RENEWAL);
+        }
     }
 
     /** Ends one (possibly nested) acquisition; the last one releases the key. */

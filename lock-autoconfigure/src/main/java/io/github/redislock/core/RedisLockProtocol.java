@@ -1,6 +1,8 @@
 package io.github.redislock.core;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -118,6 +120,19 @@ final class RedisLockProtocol implements LockProtocol {
         else if (logger.isDebugEnabled()) {
             logger.debug(message);
         }
+    }
+
+    @Override
+    public @Nullable CompletionStage<Boolean> extendWithoutWaiting(HeldLock lock, long leaseMillis) {
+        CompletionStage<List<?>> reply;
+        try {
+            reply = this.redis.renewAsync(new String[] { lock.key.name },
+                    new String[] { leaseText(leaseMillis), lock.value });
+        }
+        catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(failure("extending", lock.key.name, ex));
+        }
+        return (reply != null) ? reply.thenApply((extended) -> ((Number) extended.get(0)).longValue() == 1L) : null;
     }
 
     @Override

@@ -3,11 +3,13 @@ package io.github.redislock.core;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
@@ -98,9 +100,17 @@ final class Waiting {
     /** No local hand-over once the application has held the key in Redis this long. */
     private volatile long handoverTimeNanos = RedisLockClient.DEFAULT_LOCAL_HANDOVER_TIME_LIMIT.toNanos();
 
-    /** @param channel the channel whose messages reach {@link #handedOver} */
-    Waiting(LockProtocol protocol, HandoffChannel channel, String clientId, Executor executor) {
+    /** Told of a held lock found no longer ours (marks and signals it). */
+    private final Consumer<HeldLock> lost;
+
+    /**
+     * @param channel the channel whose messages reach {@link #handedOver}
+     * @param lost told of a held lock found no longer ours
+     */
+    Waiting(LockProtocol protocol, HandoffChannel channel, String clientId, Executor executor,
+            Consumer<HeldLock> lost) {
         this.protocol = protocol;
+        this.lost = lost;
         this.channel = channel;
         this.clientId = clientId;
         this.executor = executor;
@@ -200,17 +210,27 @@ final class Waiting {
     }
 
     /**
-     * Step 2a: takes a lock passed on by a holder here. A renewed lock with the same lease and at least half
-     * of it left is used as it is (the renewer keeps it alive from here); any other is first extended to the
-     * claimer's own lease by compare-and-extend, one round trip, which also confirms the key is still ours.
+     * Step 2a: takes a lock passed on by a holder here. With at least half of the claimer's lease left on the
+     * key, a renewed lock with the same lease is used as it is (the renewer keeps it alive from here), and any
+     * other is used at once while a compare-and-extend to the claimer's own lease goes out without waiting
+     * (where the transport allows); the lock counts as held until the key's current lease ends until that
+     * extension is confirmed, and is signalled lost should it find the key no longer ours. Otherwise the
+     * extension comes first, one round trip, which also confirms the key is still ours.
      * @return the lock, or {@code null} when the key turned out no longer ours (its lease ran out meanwhile)
      */
     private @Nullable HeldLock claim(LockKey key, LocalGrant grant, long leaseMillis, boolean renewed) {
         long now = System.nanoTime();
         long leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
-        if (renewed && grant.renewed() && grant.leaseMillis() == leaseMillis
-                && grant.expiresAtNanos() - now > leaseNanos / 2) {
-            return HeldLock.claimed(key, grant, leaseMillis, true, grant.expiresAtNanos() - leaseNanos);
+        if (grant.expiresAtNanos() - now > leaseNanos / 2) {
+            HeldLock lock = HeldLock.claimed(key, grant, leaseMillis, renewed, grant.expiresAtNanos() - leaseNanos);
+            if (renewed && grant.renewed() && grant.leaseMillis() == leaseMillis) {
+                return lock;
+            }
+            CompletionStage<Boolean> extension = this.protocol.extendWithoutWaiting(lock, leaseMillis);
+            if (extension != null) {
+                extension.whenComplete((extended, ex) -> extendedWithoutWaiting(lock, now, extended, ex));
+                return lock;
+            }
         }
         HeldLock lock = HeldLock.claimed(key, grant, leaseMillis, renewed, now);
         boolean extended;
@@ -227,6 +247,22 @@ final class Waiting {
                     + (extended ? "extended to " + leaseMillis + " ms" : "but its lease had run out"));
         }
         return extended ? lock : null;
+    }
+
+    /** The reply to an extension sent without waiting for it (on the I/O thread). */
+    private void extendedWithoutWaiting(HeldLock lock, long sentAt, @Nullable Boolean extended,
+            @Nullable Throwable failure) {
+        if (failure != null) {
+            // Still held until the key's lease ends, as far as anyone knows: the release checks in Redis.
+            logger.warn("Could not extend lock '" + lock.key + "' passed on within this application to its new "
+                    + "holder's lease; it keeps the lease it had", failure);
+        }
+        else if (Boolean.TRUE.equals(extended)) {
+            lock.extended(sentAt);
+        }
+        else {
+            this.lost.accept(lock);
+        }
     }
 
     /** Step 2b: the first waiter attempts in Redis when due (a hand-off arrived, or its timer ran out). */
