@@ -1,7 +1,9 @@
 package io.github.redislock.aop;
 
 import java.io.IOException;
+import java.time.Duration;
 
+import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockException;
 import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.support.LockContexts;
@@ -27,9 +29,12 @@ class FailedReleaseTest {
     @Test
     void aReleaseThatFailsAfterTheMethodThrewIsAttachedToTheMethodsException() {
         LockContexts.runner(redis).withUserConfiguration(Config.class)
-            .withPropertyValues("spring.data.redis.timeout=300ms")
+            .withPropertyValues("spring.data.redis.timeout=2s")
             .run((context) -> {
                 Worker worker = context.getBean(Worker.class);
+                // Connect first, so that the release is the first command the frozen Redis leaves unanswered.
+                context.getBean(DistributedLockTemplate.class).run("warm-up", Duration.ofSeconds(5), null, () -> {
+                });
                 try {
                     assertThatThrownBy(worker::freezeRedisAndFail).isInstanceOf(IOException.class)
                         .hasMessage("disk full")
