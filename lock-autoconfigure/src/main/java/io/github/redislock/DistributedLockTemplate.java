@@ -71,7 +71,9 @@ public class DistributedLockTemplate {
      * thread (waiting up to the wait time), held until the stage the action returns completes, and released
      * on the thread that completes it. The returned future completes after the release, with the stage's
      * result or exception. Inside the action (while it creates its stage) {@link LockContext#current()} is
-     * the lock; the stage's continuations run on other threads and do not see it.
+     * the lock; the stage's continuations run on other threads and do not see it. The lock is not reentrant
+     * ({@link LockRequest#nonReentrant()}): the calling thread moves on while the work runs, so its next call
+     * for the same key waits for this one like any other.
      * @throws LockNotAcquiredException if the lock stays taken for the whole wait time (the action does not run)
      * @throws LockException if Redis fails while the lock is taken (the action does not run)
      */
@@ -80,7 +82,7 @@ public class DistributedLockTemplate {
         if (action == null) {
             throw new IllegalArgumentException("action must not be null");
         }
-        LockHandle handle = this.locks.acquire(request);
+        LockHandle handle = this.locks.acquire(request.nonReentrant());
         return LockedCall.runAsync(handle, this.onLeaseLost == OnLeaseLost.THROW, action);
     }
 

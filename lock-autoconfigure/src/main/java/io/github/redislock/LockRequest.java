@@ -15,7 +15,11 @@ import org.jspecify.annotations.Nullable;
  * <li>keys: at least one, none {@code null}, empty or invalid text (a lone surrogate); duplicates collapse, and several keys are taken in
  * lexicographic order, so that callers naming the same keys in different orders cannot deadlock;</li>
  * <li>wait time: zero (one attempt) or more; longer than about 292 years counts as "as long as it takes";</li>
- * <li>lease time: {@code null} for a lease renewed while the lock is held, otherwise at least 1 ms, fixed.</li>
+ * <li>lease time: {@code null} for a lease renewed while the lock is held, otherwise at least 1 ms, fixed;</li>
+ * <li>reentrancy: by default the thread that holds a lock gets in again at once when it asks for it again
+ * (the lock is its own until it closes its last handle). A request for work that goes on after the call
+ * returns ({@link #nonReentrant()}: asynchronous or reactive work, whose thread moves on to other calls)
+ * never enters a lock its thread holds and is never entered by a later request on that thread.</li>
  * </ul>
  * The keys are lock names: the provider adds its key prefix ({@code redis-lock.key-prefix}).
  */
@@ -29,11 +33,14 @@ public final class LockRequest {
 
     private final long waitNanos;
 
-    private LockRequest(List<String> keys, Duration waitTime, @Nullable Duration leaseTime) {
+    private final boolean reentrant;
+
+    private LockRequest(List<String> keys, Duration waitTime, @Nullable Duration leaseTime, boolean reentrant) {
         this.keys = keys;
         this.waitTime = waitTime;
         this.leaseTime = leaseTime;
         this.waitNanos = saturatedNanos(waitTime);
+        this.reentrant = reentrant;
     }
 
     /**
@@ -43,7 +50,7 @@ public final class LockRequest {
      */
     public static LockRequest of(String key, Duration waitTime, @Nullable Duration leaseTime) {
         checkKey(key);
-        return new LockRequest(List.of(key), checkWait(waitTime), checkLease(leaseTime));
+        return new LockRequest(List.of(key), checkWait(waitTime), checkLease(leaseTime), true);
     }
 
     /**
@@ -60,7 +67,7 @@ public final class LockRequest {
             checkKey(key);
             ordered.add(key);
         }
-        return new LockRequest(List.copyOf(ordered), checkWait(waitTime), checkLease(leaseTime));
+        return new LockRequest(List.copyOf(ordered), checkWait(waitTime), checkLease(leaseTime), true);
     }
 
     private static void checkKey(@Nullable String key) {
@@ -132,9 +139,23 @@ public final class LockRequest {
         return this.leaseTime == null;
     }
 
+    /**
+     * The same request for work that goes on after the call returns, on other threads: the lock is not tied
+     * to the calling thread, so that thread neither enters a lock it holds nor lets a later request of its own
+     * in (it would not wait for the work still running).
+     */
+    public LockRequest nonReentrant() {
+        return this.reentrant ? new LockRequest(this.keys, this.waitTime, this.leaseTime, false) : this;
+    }
+
+    /** Whether the calling thread may enter a lock it already holds, and be entered again by its next request. */
+    public boolean isReentrant() {
+        return this.reentrant;
+    }
+
     @Override
     public String toString() {
         return "LockRequest" + this.keys + " wait " + this.waitTime + ", lease "
-                + ((this.leaseTime != null) ? this.leaseTime : "renewed");
+                + ((this.leaseTime != null) ? this.leaseTime : "renewed") + (this.reentrant ? "" : ", not reentrant");
     }
 }

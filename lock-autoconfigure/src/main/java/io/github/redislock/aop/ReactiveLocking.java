@@ -38,7 +38,9 @@ final class ReactiveLocking {
      */
     static Publisher<Object> lock(DistributedLockTemplate template, LockRequest request, boolean multiValue,
             Supplier<Publisher<?>> work, Function<LockNotAcquiredException, Publisher<?>> notAcquired) {
-        Mono<LockHandle> acquire = Mono.fromCallable(() -> acquire(template, request))
+        // Not reentrant: the acquiring thread is a pool thread that moves on to others' work at once.
+        LockRequest unbound = request.nonReentrant();
+        Mono<LockHandle> acquire = Mono.fromCallable(() -> acquire(template, unbound))
             .subscribeOn(Schedulers.boundedElastic());
         boolean throwOnLoss = template.getOnLeaseLost() == OnLeaseLost.THROW;
         Function<LockHandle, Publisher<?>> release = (handle) -> Mono.fromRunnable(handle::close)

@@ -3,6 +3,8 @@ package io.github.redislock.core;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One key held in Redis by this application: stored value, fencing token, lease, owner thread and how many
  * nested acquisitions (reentrancy) share it. The first acquisition creates it, the last one releases the key.
@@ -26,7 +28,8 @@ final class HeldLock {
 
     final long fence;
 
-    final Thread owner;
+    /** The thread that may enter again (reentrancy), or {@code null} for a lock no thread owns. Guarded by this. */
+    private @Nullable Thread owner;
 
     final long leaseMillis;
 
@@ -97,6 +100,11 @@ final class HeldLock {
 
     void extended(long sentAtNanos) {
         this.expiresAtNanos = sentAtNanos + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis);
+    }
+
+    /** Taken for work that goes on off the calling thread: no thread may enter it again. */
+    synchronized void ownedByNoThread() {
+        this.owner = null;
     }
 
     /** Another nested acquisition by the owner thread; false if the lock is no longer usable. */

@@ -133,8 +133,9 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         Duration fixedLease = request.leaseTime();
         long lease = (fixedLease != null) ? fixedLease.toMillis() : this.renewedLeaseMillis;
         String token = this.tokens.next();
+        boolean reentrant = request.isReentrant();
         if (keys.length == 1) {
-            RedisLockHandle handle = acquireOne(keys[0], token, lease, fixedLease == null, deadline);
+            RedisLockHandle handle = acquireOne(keys[0], token, lease, fixedLease == null, reentrant, deadline);
             if (handle == null) {
                 throw notAcquired(keys, start);
             }
@@ -143,7 +144,7 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         List<RedisLockHandle> taken = new ArrayList<>(keys.length);
         try {
             for (LockKey key : keys) {
-                RedisLockHandle handle = acquireOne(key, token, lease, fixedLease == null, deadline);
+                RedisLockHandle handle = acquireOne(key, token, lease, fixedLease == null, reentrant, deadline);
                 if (handle == null) {
                     throw notAcquired(keys, start);
                 }
@@ -167,14 +168,19 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
     }
 
     private @Nullable RedisLockHandle acquireOne(LockKey key, String token, long leaseMillis, boolean renew,
-            long deadline) {
-        HeldLock mine = this.held.get(key.name);
-        if (mine != null && mine.enterAgain()) {
-            return new RedisLockHandle(this, mine);
+            boolean reentrant, long deadline) {
+        if (reentrant) {
+            HeldLock mine = this.held.get(key.name);
+            if (mine != null && mine.enterAgain()) {
+                return new RedisLockHandle(this, mine);
+            }
         }
         HeldLock lock = this.waiting.acquire(key, token, leaseMillis, renew, deadline);
         if (lock == null) {
             return null;
+        }
+        if (!reentrant) {
+            lock.ownedByNoThread();
         }
         this.held.put(key.name, lock);
         if (renew) {

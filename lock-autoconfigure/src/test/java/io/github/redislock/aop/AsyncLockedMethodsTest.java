@@ -153,6 +153,46 @@ class AsyncLockedMethodsTest {
     }
 
     @Test
+    void oneThreadCallingAnAsyncMethodAgainWaitsForItsFirstCallsWork() {
+        runner().run((context) -> {
+            Jobs jobs = context.getBean(Jobs.class);
+            // The calling thread holds the lock only while the method builds its future; its next call must not
+            // take the lock as its own while the first call's work still runs.
+            List<CompletableFuture<Integer>> results = WORKERS.submit(() -> {
+                List<CompletableFuture<Integer>> futures = new ArrayList<>();
+                for (int i = 0; i < CALLERS; i++) {
+                    futures.add(jobs.future());
+                }
+                return futures;
+            }).get(60, TimeUnit.SECONDS);
+            for (CompletableFuture<Integer> result : results) {
+                assertThat(result.get(30, TimeUnit.SECONDS)).isEqualTo(1);
+            }
+            assertThat(jobs.log().sections()).isEqualTo(CALLERS);
+            assertThat(jobs.log().maxConcurrent()).as("futures of one caller running at once").isEqualTo(1);
+            assertThat(redis.command("EXISTS", "future")).isEqualTo(0L);
+        });
+    }
+
+    @Test
+    void aMonoSubscribedWhileAnotherRunsWaitsWhicheverPoolThreadTakesItsLock() {
+        runner().run((context) -> {
+            Jobs jobs = context.getBean(Jobs.class);
+            for (int round = 0; round < 20; round++) {
+                // The first one's lock was taken on a pool thread that is free again while its work runs; the
+                // second one's acquisition may well run on that very thread, and must wait all the same.
+                CompletableFuture<Integer> first = jobs.mono().toFuture();
+                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+                    .until(() -> jobs.log().inside() == 1 || first.isDone());
+                CompletableFuture<Integer> second = jobs.mono().toFuture();
+                assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(1);
+                assertThat(second.get(30, TimeUnit.SECONDS)).isEqualTo(1);
+            }
+            assertThat(jobs.log().maxConcurrent()).as("monos running at once under one lock").isEqualTo(1);
+        });
+    }
+
+    @Test
     void aFutureWhoseCompletionCannotBeObservedFailsTheStartup() {
         LockContexts.runner(redis).withUserConfiguration(PlainFutureConfig.class).run((context) -> {
             assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))

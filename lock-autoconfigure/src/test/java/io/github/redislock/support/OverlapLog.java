@@ -19,6 +19,11 @@ public final class OverlapLog {
 
     private final ConcurrentLinkedQueue<long[]> sections = new ConcurrentLinkedQueue<>();
 
+    /** How many sections are inside right now. */
+    public int inside() {
+        return this.inside.get();
+    }
+
     /** Call first thing inside the critical section; pass the result to {@link #exit}. */
     public long enter() {
         int now = this.inside.incrementAndGet();
