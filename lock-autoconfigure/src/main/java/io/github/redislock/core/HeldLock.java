@@ -1,5 +1,7 @@
 package io.github.redislock.core;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -35,11 +37,17 @@ final class HeldLock {
 
     final boolean renewed;
 
+    /** Whether a release handed the lock to this holder (through Redis, or from a thread here) rather than it being free. */
+    final boolean handedOver;
+
     /** Local hand-overs between holders of this application since the key was taken in Redis. */
     final int handovers;
 
     /** When the key was taken in Redis ({@link System#nanoTime()}); local hand-overs keep it. */
     final long tenureStartNanos;
+
+    /** When this holder got the lock: its acquire was sent, or it was passed the lock ({@link System#nanoTime()}). */
+    final long acquiredAtNanos;
 
     private volatile long expiresAtNanos;
 
@@ -47,21 +55,24 @@ final class HeldLock {
 
     private int holds = 1;
 
-    /** Taken in Redis by an attempt sent at {@code sentAtNanos}. */
-    HeldLock(LockKey key, String value, long fence, long leaseMillis, boolean renewed, long sentAtNanos) {
-        this(key, value, fence, leaseMillis, renewed, sentAtNanos, 0, sentAtNanos);
+    /** Taken in Redis by an attempt sent at {@code sentAtNanos}, free or handed over to this application. */
+    HeldLock(LockKey key, String value, long fence, long leaseMillis, boolean renewed, long sentAtNanos,
+            boolean handedOver) {
+        this(key, value, fence, leaseMillis, renewed, sentAtNanos, handedOver, 0, sentAtNanos);
     }
 
     private HeldLock(LockKey key, String value, long fence, long leaseMillis, boolean renewed, long sentAtNanos,
-            int handovers, long tenureStartNanos) {
+            boolean handedOver, int handovers, long tenureStartNanos) {
         this.key = key;
         this.value = value;
         this.fence = fence;
         this.owner = Thread.currentThread();
         this.leaseMillis = leaseMillis;
         this.renewed = renewed;
+        this.handedOver = handedOver;
         this.handovers = handovers;
         this.tenureStartNanos = tenureStartNanos;
+        this.acquiredAtNanos = (handovers == 0) ? sentAtNanos : System.nanoTime();
         extended(sentAtNanos);
     }
 
@@ -70,7 +81,7 @@ final class HeldLock {
      * token, and a lease that surely runs from {@code sentAtNanos} (the grant's, or an extension's).
      */
     static HeldLock claimed(LockKey key, LocalGrant grant, long leaseMillis, boolean renewed, long sentAtNanos) {
-        return new HeldLock(key, grant.value(), grant.fence() + 1, leaseMillis, renewed, sentAtNanos,
+        return new HeldLock(key, grant.value(), grant.fence() + 1, leaseMillis, renewed, sentAtNanos, true,
                 grant.handovers(), grant.tenureStartNanos());
     }
 
@@ -134,6 +145,14 @@ final class HeldLock {
     /** Moves to released; false if it was already lost. */
     boolean markReleased() {
         return this.state.compareAndSet(HELD, RELEASED);
+    }
+
+    /** What the endpoint shows of it; {@code now} pairs {@link System#nanoTime()} with the wall clock. */
+    synchronized LockEngineState.HeldKey view(long nowNanos, Instant now) {
+        long leaseStart = this.expiresAtNanos - TimeUnit.MILLISECONDS.toNanos(this.leaseMillis);
+        return new LockEngineState.HeldKey(this.key.name, this.fence, now.minusNanos(nowNanos - this.acquiredAtNanos),
+                Duration.ofMillis(this.leaseMillis), this.renewed, now.minusNanos(nowNanos - leaseStart),
+                (this.owner != null) ? this.owner.getName() : "(asynchronous work)", this.holds);
     }
 
     @Override

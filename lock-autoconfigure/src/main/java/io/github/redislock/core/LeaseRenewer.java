@@ -1,5 +1,7 @@
 package io.github.redislock.core;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -47,6 +50,16 @@ final class LeaseRenewer implements AutoCloseable {
     private @Nullable ScheduledFuture<?> ticking;
 
     private volatile boolean failing;
+
+    private volatile LockEngineProbe probe = LockEngineProbe.NONE;
+
+    private volatile @Nullable Instant lastSuccess;
+
+    private volatile @Nullable Instant lastFailure;
+
+    private volatile @Nullable String lastError;
+
+    private final AtomicLong failedRounds = new AtomicLong();
 
     LeaseRenewer(LockProtocol protocol, LossSignal loss, ScheduledExecutorService scheduler, long leaseMillis,
             boolean clustered) {
@@ -88,6 +101,7 @@ final class LeaseRenewer implements AutoCloseable {
             for (List<HeldLock> group : bySlot(batch)) {
                 renew(group);
             }
+            this.lastSuccess = Instant.now();
             if (this.failing) {
                 this.failing = false;
                 logger.info("Lease renewal works again");
@@ -96,6 +110,10 @@ final class LeaseRenewer implements AutoCloseable {
         catch (RuntimeException ex) {
             // Keep trying every period: if Redis comes back before the leases run out nothing is lost; if it
             // comes back later, the next renewal finds the keys gone and reports the loss.
+            this.lastFailure = Instant.now();
+            this.lastError = String.valueOf(ex);
+            this.failedRounds.incrementAndGet();
+            this.probe.renewalFailed(batch.size(), ex);
             if (!this.failing) {
                 this.failing = true;
                 logger.warn("Lease renewal failed for " + batch.size() + " lock(s); retrying every "
@@ -118,6 +136,16 @@ final class LeaseRenewer implements AutoCloseable {
                 this.loss.lost(lock, LockLossDetection.RENEWAL);
             }
         }
+    }
+
+    void probe(LockEngineProbe probe) {
+        this.probe = probe;
+    }
+
+    /** How renewal fares, for the endpoint. */
+    LockEngineState.Renewal health() {
+        return new LockEngineState.Renewal(Duration.ofMillis(this.periodMillis), this.failing, this.lastSuccess,
+                this.lastFailure, this.lastError, this.failedRounds.get());
     }
 
     /** A script may only touch keys of one cluster slot. */

@@ -242,6 +242,11 @@ final class Line {
         return this.retired;
     }
 
+    /** How many threads wait in this line now. */
+    synchronized int waiterCount() {
+        return this.waiters.size();
+    }
+
     /** The first waiting thread, for tests. */
     synchronized @Nullable Thread first() {
         return this.waiters.peekFirst();

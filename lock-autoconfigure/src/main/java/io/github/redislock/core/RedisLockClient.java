@@ -1,8 +1,10 @@
 package io.github.redislock.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -78,6 +80,8 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
     private final LossSignal loss;
 
     private volatile boolean running;
+
+    private volatile LockEngineProbe probe = LockEngineProbe.NONE;
 
     /** A client with a 30 s renewed lease and no loss listener. */
     public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix) {
@@ -183,6 +187,9 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
             lock.ownedByNoThread();
         }
         this.held.put(key.name, lock);
+        if (lock.handedOver) {
+            this.probe.takenOver(key.name);
+        }
         if (renew) {
             this.renewer.register(lock);
         }
@@ -283,6 +290,27 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
     /** Runs one renewal round now (tests, and callers that know a long pause just ended). */
     public void renewNow() {
         this.renewer.tick();
+    }
+
+    /**
+     * What this application holds and waits for now, and how renewal fares: a read-only snapshot for the
+     * Actuator endpoint and gauges. It takes no lock on the hot path and sends nothing to Redis.
+     */
+    public LockEngineState state() {
+        long nowNanos = System.nanoTime();
+        Instant now = Instant.now();
+        List<LockEngineState.HeldKey> keys = new ArrayList<>(this.held.size());
+        for (HeldLock lock : this.held.values()) {
+            keys.add(lock.view(nowNanos, now));
+        }
+        keys.sort(Comparator.comparing(LockEngineState.HeldKey::key));
+        return new LockEngineState(keys, this.waiting.waitingThreads(), this.renewer.health());
+    }
+
+    /** Tells the probe what only the engine sees (hand-offs, failed renewals); internal, for metrics. */
+    public void observe(LockEngineProbe probe) {
+        this.probe = probe;
+        this.renewer.probe(probe);
     }
 
     /** This application's id in queues and hand-offs. */

@@ -3,6 +3,7 @@ package io.github.redislock.core;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -167,7 +168,7 @@ final class Waiting {
 
     private static HeldLock held(LockKey key, String token, long leaseMillis, boolean renewed, Attempt attempt) {
         return new HeldLock(key, LockValue.of(token, attempt.fence()), attempt.fence(), leaseMillis, renewed,
-                attempt.sentAtNanos());
+                attempt.sentAtNanos(), attempt.isHandedOver());
     }
 
     /** Step 1: stand in the line before the first attempt, and listen for hand-offs of the key. */
@@ -453,6 +454,18 @@ final class Waiting {
     /** A queue entry outlives three missed refreshes. */
     private long queueEntryMillis() {
         return Math.max(1000, 3 * TimeUnit.NANOSECONDS.toMillis(this.maxUnnotifiedWaitNanos));
+    }
+
+    /** Per key, how many threads of this application wait for it now (keys nobody waits for are left out). */
+    Map<String, Integer> waitingThreads() {
+        Map<String, Integer> waiting = new TreeMap<>();
+        this.lines.forEach((keyName, line) -> {
+            int threads = line.waiterCount();
+            if (threads > 0) {
+                waiting.put(keyName, threads);
+            }
+        });
+        return waiting;
     }
 
     /** Tests: how long a first waiter may go without a hand-off before looking at Redis anyway. */

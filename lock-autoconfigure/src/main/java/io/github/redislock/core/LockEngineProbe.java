@@ -1,0 +1,25 @@
+package io.github.redislock.core;
+
+/**
+ * What the engine tells an observer about things only it sees: hand-offs taken over and failed renewal rounds.
+ * Internal: implemented by the library's Micrometer binding. Called on the engine's own threads; must be quick,
+ * must not block and must not throw. The defaults do nothing, which is what the engine uses when nothing
+ * observes it.
+ */
+public interface LockEngineProbe {
+
+    /** Observes nothing. */
+    LockEngineProbe NONE = new LockEngineProbe() {
+    };
+
+    /**
+     * A thread of this application got a lock that a release handed to it (rather than finding it free): taken
+     * over in Redis from another application's release, or passed straight from another thread here.
+     */
+    default void takenOver(String key) {
+    }
+
+    /** A renewal round failed (Redis unreachable, timed out): the locks it covered were not extended. */
+    default void renewalFailed(int locks, RuntimeException failure) {
+    }
+}

@@ -1,0 +1,47 @@
+package io.github.redislock.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A read-only snapshot of one application's lock engine, for the Actuator endpoint and gauges: the keys it
+ * holds, the keys its threads wait for, and how renewal fares. Taken without stopping the engine, so the parts
+ * may be a moment apart.
+ * @param held the keys this application holds in Redis now
+ * @param waiting per key this application's threads wait for, how many threads wait
+ * @param renewal how lease renewal fares
+ */
+public record LockEngineState(List<HeldKey> held, Map<String, Integer> waiting, Renewal renewal) {
+
+    /**
+     * One key held.
+     * @param key the Redis key (key prefix included)
+     * @param fencingToken the fencing token of the acquisition
+     * @param heldSince when it was taken (from this JVM's clock, at the moment the acquire was sent)
+     * @param leaseTime the lease: renewed for as long as it is held, or fixed
+     * @param renewed whether the lease is renewed (false: a fixed lease that runs out)
+     * @param leaseStartedAt when the current lease began (the last successful renewal, or the acquire)
+     * @param thread the name of the thread that took it
+     * @param holds how many nested (reentrant) acquisitions share it
+     */
+    public record HeldKey(String key, long fencingToken, Instant heldSince, Duration leaseTime, boolean renewed,
+            Instant leaseStartedAt, String thread, int holds) {
+    }
+
+    /**
+     * How lease renewal fares.
+     * @param period how often renewed locks are renewed
+     * @param failing whether the last renewal round failed (Redis unreachable): leases are then not extended
+     * @param lastSuccess when the last round succeeded, {@code null} before the first
+     * @param lastFailure when the last round failed, {@code null} if none did
+     * @param lastError what the last failed round reported, {@code null} if none failed
+     * @param failedRounds how many rounds failed since the application started
+     */
+    public record Renewal(Duration period, boolean failing, @Nullable Instant lastSuccess,
+            @Nullable Instant lastFailure, @Nullable String lastError, long failedRounds) {
+    }
+}
