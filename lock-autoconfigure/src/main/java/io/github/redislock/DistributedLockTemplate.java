@@ -1,12 +1,17 @@
 package io.github.redislock;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
+
+import io.github.redislock.observation.LockObservationConvention;
+import io.github.redislock.observation.LockObservationDocumentation;
 
 /**
  * Programmatic locking, for code that cannot use {@code @DistributedLock}: the lock name is computed at
@@ -30,6 +35,13 @@ public class DistributedLockTemplate {
     private final Duration defaultWaitTime;
 
     private final OnLeaseLost onLeaseLost;
+
+    /** {@code null} until an observation registry is set: then nothing is observed and nothing is paid. */
+    private @Nullable ObservationRegistry observationRegistry;
+
+    private List<? extends LockObservationConvention> observationConventions = List.of();
+
+    private @Nullable LockObservations observations;
 
     /**
      * @param locks takes the locks (the Redis engine, in the starter)
@@ -62,8 +74,8 @@ public class DistributedLockTemplate {
         if (action == null) {
             throw new IllegalArgumentException("action must not be null");
         }
-        LockHandle handle = this.locks.acquire(request);
-        return LockedCall.run(handle, this.onLeaseLost == OnLeaseLost.THROW, action);
+        LockHandle handle = take(request);
+        return LockedCall.run(handle, this.onLeaseLost == OnLeaseLost.THROW, within(handle, action));
     }
 
     /**
@@ -82,8 +94,8 @@ public class DistributedLockTemplate {
         if (action == null) {
             throw new IllegalArgumentException("action must not be null");
         }
-        LockHandle handle = this.locks.acquire(request.nonReentrant());
-        return LockedCall.runAsync(handle, this.onLeaseLost == OnLeaseLost.THROW, action);
+        LockHandle handle = take(request.nonReentrant());
+        return LockedCall.runAsync(handle, this.onLeaseLost == OnLeaseLost.THROW, within(handle, action));
     }
 
     /**
@@ -93,7 +105,27 @@ public class DistributedLockTemplate {
      * @throws LockException if Redis fails (nothing is then held)
      */
     public LockHandle acquire(LockRequest request) {
-        return this.locks.acquire(request);
+        return take(request);
+    }
+
+    /**
+     * Observes locking in this registry: an observation around taking each lock (the wait included), one while
+     * it is held (the locked work runs within it) and one around its release; see
+     * {@link LockObservationDocumentation}. Without a registry, or while it has no handlers, nothing is observed.
+     */
+    public void setObservationRegistry(ObservationRegistry observationRegistry) {
+        this.observationRegistry = observationRegistry;
+        this.observations = new LockObservations(observationRegistry, this.observationConventions);
+    }
+
+    /**
+     * Conventions to use instead of the defaults: for each observation, the first that supports its context.
+     */
+    public void setObservationConventions(List<? extends LockObservationConvention> conventions) {
+        this.observationConventions = List.copyOf(conventions);
+        if (this.observationRegistry != null) {
+            this.observations = new LockObservations(this.observationRegistry, this.observationConventions);
+        }
     }
 
     /** What this template does when a lock turns out lost while its action ran. */
@@ -125,11 +157,25 @@ public class DistributedLockTemplate {
     /** Like {@link #tryAcquire(String, Duration, Duration)}, for every lock of the request. */
     public Optional<LockHandle> tryAcquire(LockRequest request) {
         try {
-            return Optional.of(this.locks.acquire(request));
+            return Optional.of(take(request));
         }
         catch (LockNotAcquiredException ex) {
             return Optional.empty();
         }
+    }
+
+    /** The one way every method takes its locks: observed when a registry listens, logged when DEBUG is on. */
+    private LockHandle take(LockRequest request) {
+        LockObservations current = this.observations;
+        if (current != null && current.isActive()) {
+            return current.acquire(request, this.locks);
+        }
+        return LockDecisions.acquire(this.locks, request);
+    }
+
+    /** The work, within the lock's hold observation when the lock is observed. */
+    private static <T> Supplier<T> within(LockHandle handle, Supplier<T> work) {
+        return (handle instanceof ObservedLockHandle observed) ? observed.within(work) : work;
     }
 
     private LockRequest request(String key, @Nullable Duration waitTime, @Nullable Duration leaseTime) {

@@ -102,6 +102,7 @@ final class LockedCall {
     private static boolean release(LockHandle handle, @Nullable Throwable workFailure) {
         try {
             handle.close();
+            LockDecisions.released(handle);
         }
         catch (LockException ex) {
             if (workFailure != null) {

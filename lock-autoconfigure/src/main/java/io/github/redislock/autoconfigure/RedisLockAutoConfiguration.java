@@ -1,10 +1,13 @@
 package io.github.redislock.autoconfigure;
 
+import io.micrometer.observation.ObservationRegistry;
+
 import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockProvider;
 import io.github.redislock.aop.DistributedLockAdvisor;
 import io.github.redislock.aop.LockOperationSource;
 import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.observation.LockObservationConvention;
 import io.github.redislock.tx.LockVerifyingTransactionListener;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -31,7 +34,8 @@ import org.springframework.transaction.TransactionExecutionListener;
 /**
  * Auto-configuration for redis-lock: the lock engine on the application's own Redis connection factory (the
  * one {@code redis-lock.connection-factory} names, else the primary or only one; several without a choice
- * fail the start-up), the {@link DistributedLockTemplate}, and the advisor behind {@code @DistributedLock}.
+ * fail the start-up), the {@link DistributedLockTemplate} (observed when the application has an
+ * {@code ObservationRegistry}), and the advisor behind {@code @DistributedLock}.
  * Backs off when Spring Data Redis is absent, when there is no {@link RedisConnectionFactory}, or with
  * {@code redis-lock.enabled=false}; {@link RedisLockGuardAutoConfiguration} then makes sure no
  * {@code @DistributedLock} method runs unlocked in silence. Every bean can be replaced by declaring one of the
@@ -61,8 +65,18 @@ public final class RedisLockAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(RedisConnectionFactory.class)
-    DistributedLockTemplate distributedLockTemplate(LockProvider lockProvider, RedisLockProperties properties) {
-        return new DistributedLockTemplate(lockProvider, properties.getWaitTime(), properties.getOnLeaseLost());
+    DistributedLockTemplate distributedLockTemplate(LockProvider lockProvider, RedisLockProperties properties,
+            ObjectProvider<ObservationRegistry> observationRegistry,
+            ObjectProvider<LockObservationConvention> observationConventions) {
+        DistributedLockTemplate template = new DistributedLockTemplate(lockProvider, properties.getWaitTime(),
+                properties.getOnLeaseLost());
+        // Observed only when the application has a registry (Spring Boot makes one with Actuator or its Micrometer
+        // modules); otherwise the template never creates an observation.
+        observationRegistry.ifUnique((registry) -> {
+            template.setObservationConventions(observationConventions.orderedStream().toList());
+            template.setObservationRegistry(registry);
+        });
+        return template;
     }
 
     @Bean
