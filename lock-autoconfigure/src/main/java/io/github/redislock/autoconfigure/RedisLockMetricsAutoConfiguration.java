@@ -1,0 +1,33 @@
+package io.github.redislock.autoconfigure;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.metrics.RedisLockMetrics;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The lock engine's meters ({@link RedisLockMetrics}: lost locks, failed renewals, hand-offs, keys held and
+ * threads waiting), when the application has a {@link MeterRegistry} and uses the Redis engine. Spring Boot
+ * binds them to its registries. The meters of acquiring, holding and releasing come from the template's
+ * observations instead.
+ */
+@AutoConfiguration(after = RedisLockAutoConfiguration.class, afterName = {
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean({ MeterRegistry.class, RedisLockClient.class })
+public final class RedisLockMetricsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    RedisLockMetrics redisLockMetrics(RedisLockClient redisLockClient) {
+        return new RedisLockMetrics(redisLockClient);
+    }
+}
