@@ -24,7 +24,7 @@ class ConfigurationMetadataTest {
     void everyPropertyHasADescriptionAndADefault() throws IOException {
         String json = new ClassPathResource("META-INF/spring-configuration-metadata.json")
             .getContentAsString(StandardCharsets.UTF_8);
-        List<Map<String, Object>> properties = JsonPath.read(json, "$.properties[*]");
+        List<Map<String, Object>> properties = JsonPath.read(json, "$.properties[?(@.name =~ /redis-lock\\..*/)]");
         assertThat(properties).extracting((property) -> property.get("name"))
             .containsExactlyInAnyOrder("redis-lock.enabled", "redis-lock.connection-factory", "redis-lock.key-prefix",
                     "redis-lock.wait-time", "redis-lock.lease-time", "redis-lock.on-lease-lost",
@@ -38,6 +38,15 @@ class ConfigurationMetadataTest {
         assertThat(properties).filteredOn((property) -> "redis-lock.order".equals(property.get("name")))
             .singleElement()
             .satisfies((order) -> assertThat(order.get("defaultValue")).isEqualTo(RedisLockProperties.DEFAULT_ORDER));
+    }
+
+    @Test
+    void theEndpointsSettingsAreDescribed() throws IOException {
+        String json = new ClassPathResource("META-INF/spring-configuration-metadata.json")
+            .getContentAsString(StandardCharsets.UTF_8);
+        List<String> names = JsonPath.read(json, "$.properties[*].name");
+        assertThat(names).contains("management.endpoint.redislocks.access")
+            .allSatisfy((name) -> assertThat(name).matches("redis-lock\\..*|management\\.endpoint\\.redislocks\\..*"));
     }
 
     @Test

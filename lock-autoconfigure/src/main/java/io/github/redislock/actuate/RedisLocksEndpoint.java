@@ -1,0 +1,96 @@
+package io.github.redislock.actuate;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.redislock.core.LockEngineState;
+import io.github.redislock.core.RedisLockClient;
+
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+
+/**
+ * {@code /actuator/redislocks}: the locks this application holds now (key, fencing token, since when, lease,
+ * when the lease last started), the keys its threads wait for and how many, and how lease renewal fares. It
+ * reads the engine's own bookkeeping and sends nothing to Redis; there is deliberately no operation that
+ * releases a lock (releasing someone's lock over HTTP would break the mutual exclusion it exists for).
+ */
+@Endpoint(id = "redislocks")
+public class RedisLocksEndpoint {
+
+    private final RedisLockClient client;
+
+    public RedisLocksEndpoint(RedisLockClient client) {
+        this.client = client;
+    }
+
+    @ReadOperation
+    public RedisLocksDescriptor locks() {
+        LockEngineState state = this.client.state();
+        List<HeldLockDescriptor> held = new ArrayList<>(state.held().size());
+        for (LockEngineState.HeldKey key : state.held()) {
+            held.add(new HeldLockDescriptor(key.key(), key.fencingToken(), key.heldSince(), key.leaseTime(),
+                    key.renewed(), key.leaseStartedAt(), key.thread(), key.holds()));
+        }
+        List<WaitingDescriptor> waiting = new ArrayList<>(state.waiting().size());
+        for (Map.Entry<String, Integer> entry : state.waiting().entrySet()) {
+            waiting.add(new WaitingDescriptor(entry.getKey(), entry.getValue()));
+        }
+        LockEngineState.Renewal renewal = state.renewal();
+        return new RedisLocksDescriptor(held, waiting, new RenewalDescriptor(renewal.failing() ? "FAILING" : "OK",
+                renewal.period(), renewal.lastSuccess(), renewal.lastFailure(), renewal.lastError(),
+                renewal.failedRounds()));
+    }
+
+    /**
+     * The endpoint's answer.
+     * @param held the locks this application holds now, by key
+     * @param waiting the keys this application's threads wait for
+     * @param renewal how lease renewal fares
+     */
+    public record RedisLocksDescriptor(List<HeldLockDescriptor> held, List<WaitingDescriptor> waiting,
+            RenewalDescriptor renewal) implements OperationResponseBody {
+    }
+
+    /**
+     * One lock held.
+     * @param key the Redis key, key prefix included
+     * @param fencingToken the acquisition's fencing token
+     * @param heldSince when it was taken
+     * @param leaseTime its lease
+     * @param renewed whether the lease is renewed while held (false: a fixed lease)
+     * @param leaseStartedAt when the current lease began: the last successful renewal, or the acquisition
+     * @param thread the thread that took it
+     * @param holds nested (reentrant) acquisitions sharing it
+     */
+    public record HeldLockDescriptor(String key, long fencingToken, Instant heldSince, Duration leaseTime,
+            boolean renewed, Instant leaseStartedAt, String thread, int holds) {
+    }
+
+    /**
+     * A key waited for.
+     * @param key the Redis key, key prefix included
+     * @param threads how many threads of this application wait for it
+     */
+    public record WaitingDescriptor(String key, int threads) {
+    }
+
+    /**
+     * Lease renewal.
+     * @param status {@code OK}, or {@code FAILING} when the last round failed (leases are then not extended)
+     * @param period how often renewed locks are renewed
+     * @param lastSuccess when a round last succeeded
+     * @param lastFailure when a round last failed
+     * @param lastError what the last failed round reported
+     * @param failedRounds rounds failed since the application started
+     */
+    public record RenewalDescriptor(String status, Duration period, @Nullable Instant lastSuccess,
+            @Nullable Instant lastFailure, @Nullable String lastError, long failedRounds) {
+    }
+}

@@ -1,0 +1,30 @@
+package io.github.redislock.autoconfigure;
+
+import io.github.redislock.actuate.RedisLocksEndpoint;
+import io.github.redislock.core.RedisLockClient;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The read-only {@code redislocks} Actuator endpoint ({@link RedisLocksEndpoint}), with Actuator on the class
+ * path, the Redis engine in use, and the endpoint available (exposed, e.g.
+ * {@code management.endpoints.web.exposure.include=health,redislocks}, and not switched off).
+ */
+@AutoConfiguration(after = RedisLockAutoConfiguration.class)
+@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
+public final class RedisLocksEndpointAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint
+    @ConditionalOnBean(RedisLockClient.class)
+    RedisLocksEndpoint redisLocksEndpoint(RedisLockClient redisLockClient) {
+        return new RedisLocksEndpoint(redisLockClient);
+    }
+}

@@ -1,0 +1,155 @@
+package io.github.redislock.actuate;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.github.redislock.DistributedLockTemplate;
+import io.github.redislock.LockHandle;
+import io.github.redislock.LockRequest;
+import io.github.redislock.actuate.RedisLocksEndpoint.HeldLockDescriptor;
+import io.github.redislock.actuate.RedisLocksEndpoint.RedisLocksDescriptor;
+import io.github.redislock.autoconfigure.RedisLocksEndpointAutoConfiguration;
+import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.support.LockContexts;
+import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.RedisServerExtension;
+
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The {@code redislocks} endpoint on a real Redis, and when it is there at all. */
+class RedisLocksEndpointTest {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.flushedAfterEach();
+
+    private static ApplicationContextRunner runner(RedisServer server) {
+        return LockContexts.runner(server)
+            .withConfiguration(AutoConfigurations.of(RedisLocksEndpointAutoConfiguration.class))
+            .withPropertyValues("redis-lock.key-prefix=t:", "redis-lock.lease-time=30s",
+                    "management.endpoints.web.exposure.include=redislocks");
+    }
+
+    @Test
+    void showsHeldLocksAndWaitingThreads() {
+        runner(redis.server()).run((context) -> {
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            Instant before = Instant.now();
+            LockHandle renewed = template.acquire(LockRequest.of("renewed", Duration.ZERO, null));
+            LockHandle fixed = template.acquire(LockRequest.of("fixed", Duration.ZERO, Duration.ofSeconds(10)));
+            redis.command("SET", "t:busy", "other:1", "PX", "30000");
+            CompletableFuture<Void> waiter = CompletableFuture.runAsync(() -> template.run("busy",
+                    Duration.ofSeconds(20), null, () -> {
+                    }));
+            RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
+            await().atMost(Duration.ofSeconds(10)).until(() -> !endpoint.locks().waiting().isEmpty());
+
+            RedisLocksDescriptor locks = endpoint.locks();
+            assertThat(locks.held()).extracting(HeldLockDescriptor::key).containsExactly("t:fixed", "t:renewed");
+            HeldLockDescriptor fixedLock = locks.held().get(0);
+            assertThat(fixedLock.fencingToken()).isEqualTo(fixed.fencingToken());
+            assertThat(fixedLock.renewed()).isFalse();
+            assertThat(fixedLock.leaseTime()).isEqualTo(Duration.ofSeconds(10));
+            assertThat(fixedLock.heldSince()).isBetween(before.minusMillis(50), Instant.now());
+            assertThat(fixedLock.thread()).isEqualTo(Thread.currentThread().getName());
+            HeldLockDescriptor renewedLock = locks.held().get(1);
+            assertThat(renewedLock.fencingToken()).isEqualTo(renewed.fencingToken());
+            assertThat(renewedLock.renewed()).isTrue();
+            assertThat(renewedLock.leaseTime()).isEqualTo(Duration.ofSeconds(30));
+            assertThat(locks.waiting()).singleElement().satisfies((waiting) -> {
+                assertThat(waiting.key()).isEqualTo("t:busy");
+                assertThat(waiting.threads()).isEqualTo(1);
+            });
+            assertThat(locks.renewal().status()).isEqualTo("OK");
+            assertThat(locks.renewal().period()).isEqualTo(Duration.ofSeconds(10));
+
+            redis.command("DEL", "t:busy");
+            waiter.get(10, TimeUnit.SECONDS);
+            renewed.close();
+            fixed.close();
+            assertThat(endpoint.locks().held()).isEmpty();
+            assertThat(endpoint.locks().waiting()).isEmpty();
+        });
+    }
+
+    @Test
+    void aRenewalStartsTheLeaseAgain() {
+        runner(redis.server()).run((context) -> {
+            LockHandle renewed = context.getBean(DistributedLockTemplate.class)
+                .acquire(LockRequest.of("renewed", Duration.ZERO, null));
+            RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
+            Instant acquiredLease = endpoint.locks().held().get(0).leaseStartedAt();
+            await().atMost(Duration.ofSeconds(1)).until(() -> Instant.now().isAfter(acquiredLease.plusMillis(20)));
+            Instant renewing = Instant.now();
+            context.getBean(RedisLockClient.class).renewNow();
+            RedisLocksDescriptor locks = endpoint.locks();
+            assertThat(locks.held().get(0).leaseStartedAt()).isAfterOrEqualTo(renewing.minusMillis(5));
+            assertThat(locks.held().get(0).heldSince()).isBefore(renewing);
+            assertThat(locks.renewal().lastSuccess()).isAfterOrEqualTo(renewing);
+            renewed.close();
+        });
+    }
+
+    @Test
+    void showsFailingRenewalUntilARoundSucceedsAgain() {
+        try (RedisServer own = RedisServer.start()) {
+            runner(own).withPropertyValues("spring.data.redis.timeout=300ms").run((context) -> {
+                RedisLockClient client = context.getBean(RedisLockClient.class);
+                LockHandle handle = context.getBean(DistributedLockTemplate.class)
+                    .acquire(LockRequest.of("job", Duration.ZERO, null));
+                RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
+                own.pause();
+                try {
+                    client.renewNow();
+                }
+                finally {
+                    own.resume();
+                }
+                RedisLocksEndpoint.RenewalDescriptor failing = endpoint.locks().renewal();
+                assertThat(failing.status()).isEqualTo("FAILING");
+                assertThat(failing.failedRounds()).isEqualTo(1);
+                assertThat(failing.lastFailure()).isNotNull();
+                assertThat(failing.lastError()).isNotBlank();
+                client.renewNow();
+                assertThat(endpoint.locks().renewal().status()).isEqualTo("OK");
+                handle.close();
+            });
+        }
+    }
+
+    @Test
+    void isNotThereUnlessExposed() {
+        LockContexts.runner(redis)
+            .withConfiguration(AutoConfigurations.of(RedisLocksEndpointAutoConfiguration.class))
+            .run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(RedisLocksEndpoint.class));
+    }
+
+    @Test
+    void isNotThereWhenSwitchedOff() {
+        // Upper case: a bare context runner's environment lacks Boot's lenient enum conversion (an application
+        // also accepts "none").
+        runner(redis.server()).withPropertyValues("management.endpoint.redislocks.access=NONE")
+            .run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(RedisLocksEndpoint.class));
+    }
+
+    @Test
+    void isNotThereWithoutActuator() {
+        runner(redis.server()).withClassLoader(new FilteredClassLoader(Endpoint.class))
+            .run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(RedisLocksEndpoint.class));
+    }
+
+    @Test
+    void isThereWhenExposed() {
+        runner(redis.server()).run((context) -> assertThat(context).hasSingleBean(RedisLocksEndpoint.class));
+    }
+}
