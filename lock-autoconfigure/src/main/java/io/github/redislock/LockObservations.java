@@ -66,12 +66,20 @@ final class LockObservations {
         return new ObservedLockHandle(handle, this, holding, observation(holding).start());
     }
 
-    /** The release observation of a held lock, a child of its hold observation. */
-    Observation release(LockObservationContext holding, Observation hold) {
+    /**
+     * Starts the release observation of a held lock, a child of its hold observation.
+     * @param releasing the context made by {@link #releasing} (the observation's own may be a no-op's)
+     */
+    Observation release(LockObservationContext releasing, Observation hold) {
+        return observation(releasing).parentObservation(hold).start();
+    }
+
+    /** The context of the release of a held lock. */
+    static LockObservationContext releasing(LockObservationContext holding) {
         LockObservationContext context = new LockObservationContext(Step.RELEASE, holding.getKeys(),
                 holding.isWaiting());
         context.setFencingToken(holding.getFencingToken());
-        return observation(context).parentObservation(hold).start();
+        return context;
     }
 
     private Observation observation(LockObservationContext context) {

@@ -1,5 +1,6 @@
 package io.github.redislock;
 
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
@@ -42,7 +43,8 @@ final class ObservedLockHandle implements LockHandle {
                 return work.get();
             }
             catch (Throwable ex) {
-                this.hold.error(ex);
+                // The annotation's interceptor carries the method's own exception in a CompletionException.
+                this.hold.error((ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex);
                 throw ex;
             }
         };
@@ -83,8 +85,8 @@ final class ObservedLockHandle implements LockHandle {
         if (!this.closed.compareAndSet(false, true)) {
             return;
         }
-        Observation release = this.observations.release(this.holding, this.hold);
-        LockObservationContext releasing = (LockObservationContext) release.getContext();
+        LockObservationContext releasing = LockObservations.releasing(this.holding);
+        Observation release = this.observations.release(releasing, this.hold);
         try {
             this.lock.close();
             Outcome outcome = this.lock.isLost() ? Outcome.LOST : Outcome.RELEASED;

@@ -1,5 +1,6 @@
 package io.github.redislock.aop;
 
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
@@ -144,13 +145,23 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         return current;
     }
 
-    /** Carries whatever the method threw through the template, untouched. */
+    /**
+     * Carries whatever the method threw through the template, untouched. A {@code CompletionException}, the
+     * JDK's carrier of another failure, so that the template records the method's own exception on its
+     * observation rather than this wrapper.
+     */
     @SuppressWarnings("serial")
-    private static final class ThrowableWrapper extends RuntimeException {
+    private static final class ThrowableWrapper extends CompletionException {
 
         ThrowableWrapper(Throwable original) {
-            // No stack trace (it is never shown), but suppression on: a failed release is attached here.
-            super(original.getMessage(), original, true, false);
+            // Suppression on (Throwable's default): a failed release is attached here.
+            super(original.getMessage(), original);
+        }
+
+        /** No stack trace: it is never shown, and filling it would cost every failing call. */
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
         }
 
         /** The method's own exception, with what happened on release attached (a failed release). */

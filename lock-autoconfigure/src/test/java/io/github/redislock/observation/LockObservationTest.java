@@ -20,6 +20,7 @@ import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
 import io.github.redislock.LockValues;
+import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.observation.LockObservationContext.Step;
 import io.github.redislock.support.LockContexts;
 import io.github.redislock.testsupport.RedisServerExtension;
@@ -127,6 +128,16 @@ class LockObservationTest {
     }
 
     @Test
+    void anAnnotatedMethodsOwnExceptionIsRecordedOnTheHold() {
+        runner().withBean(FailingService.class).run((context) -> {
+            assertThatThrownBy(() -> context.getBean(FailingService.class).fail()).isInstanceOf(IllegalStateException.class)
+                .hasMessage("boom");
+            assertThat(this.registry).hasObservationWithNameEqualTo("redis.lock.hold").that()
+                .assertThatError().isInstanceOf(IllegalStateException.class).hasMessage("boom");
+        });
+    }
+
+    @Test
     void aLockFoundGoneAtReleaseIsObservedAsLost() {
         runner().run((context) -> {
             DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
@@ -183,5 +194,13 @@ class LockObservationTest {
             assertThat(context).doesNotHaveBean(ObservationRegistry.class);
             assertThat(context.getBean(DistributedLockTemplate.class)).extracting("observations").isNull();
         });
+    }
+
+    public static class FailingService {
+
+        @DistributedLock(key = "job")
+        public void fail() {
+            throw new IllegalStateException("boom");
+        }
     }
 }
