@@ -27,6 +27,11 @@ import io.github.redislock.observation.LockObservationDocumentation;
  * {@code redis-lock.lease-time} renewed for as long as the lock is held; a given lease is fixed and never
  * renewed. The same thread may take a lock it already holds (reentrancy); the lock is released when the
  * outermost holder is done. Every argument is checked before anything is locked.
+ * <p>
+ * Given an {@link ObservationRegistry} ({@link #setObservationRegistry}; the starter does it when the
+ * application has one), every lock taken here is observed: taking it, holding it and releasing it (see
+ * {@link LockObservationDocumentation}). With the category {@code io.github.redislock} at DEBUG, every decision
+ * is logged.
  */
 public class DistributedLockTemplate {
 

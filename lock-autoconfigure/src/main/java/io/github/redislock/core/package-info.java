@@ -13,6 +13,10 @@
  * <li>{@code HeldLock} and the handles: what one acquisition holds, and reentrancy;</li>
  * <li>{@code ConnectionKind}: which client library and topology the connection factory has.</li>
  * </ul>
+ * Besides {@code RedisLockClient} and {@code LockLossListener}, two public types serve observability only:
+ * {@code LockEngineState}, the read-only snapshot behind the Actuator endpoint and gauges, and
+ * {@code LockEngineProbe}, told of hand-offs taken over and failed renewal rounds (a no-op unless metrics
+ * are bound).
  */
 @NullMarked
 package io.github.redislock.core;

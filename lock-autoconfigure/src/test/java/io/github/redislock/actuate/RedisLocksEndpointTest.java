@@ -16,6 +16,7 @@ import io.github.redislock.actuate.RedisLocksEndpoint.RedisLocksDescriptor;
 import io.github.redislock.autoconfigure.RedisLocksEndpointAutoConfiguration;
 import io.github.redislock.core.RedisLockClient;
 import io.github.redislock.support.LockContexts;
+import io.github.redislock.support.RenewalFaults;
 import io.github.redislock.testsupport.RedisServer;
 import io.github.redislock.testsupport.RedisServerExtension;
 
@@ -108,13 +109,7 @@ class RedisLocksEndpointTest {
                 LockHandle handle = context.getBean(DistributedLockTemplate.class)
                     .acquire(LockRequest.of("job", Duration.ZERO, null));
                 RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
-                own.pause();
-                try {
-                    client.renewNow();
-                }
-                finally {
-                    own.resume();
-                }
+                RenewalFaults.failOneRound(own, client);
                 RedisLocksEndpoint.RenewalDescriptor failing = endpoint.locks().renewal();
                 assertThat(failing.status()).isEqualTo("FAILING");
                 assertThat(failing.failedRounds()).isEqualTo(1);

@@ -5,6 +5,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
@@ -14,10 +15,24 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
+import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
+import io.github.redislock.autoconfigure.RedisLocksEndpointAutoConfiguration;
 import io.github.redislock.testsupport.RedisServerExtension;
 
 import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.jackson.JacksonEndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementContextAutoConfiguration;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.servlet.autoconfigure.actuate.web.ServletManagementContextAutoConfiguration;
+import org.springframework.boot.tomcat.autoconfigure.servlet.TomcatServletWebServerAutoConfiguration;
+import org.springframework.boot.webmvc.autoconfigure.DispatcherServletAutoConfiguration;
+import org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -37,8 +52,7 @@ class RedisLocksWebEndpointTest {
             .web(WebApplicationType.SERVLET)
             .properties("server.port=0", "server.address=127.0.0.1", "spring.main.banner-mode=off",
                     "spring.data.redis.url=" + redis.url(), "spring.data.redis.lettuce.pool.enabled=false",
-                    "redis-lock.key-prefix=web:", "management.endpoints.web.exposure.include=redislocks",
-                    "management.metrics.use-global-registry=false")
+                    "redis-lock.key-prefix=web:", "management.endpoints.web.exposure.include=redislocks")
             .run()) {
             int port = ((WebServerApplicationContext) context).getWebServer().getPort();
             try (LockHandle lock = context.getBean(DistributedLockTemplate.class)
@@ -53,8 +67,10 @@ class RedisLocksWebEndpointTest {
                 assertThat(json.read("$.held[0].fencingToken", Long.class)).isEqualTo(lock.fencingToken());
                 assertThat(json.read("$.held[0].renewed", Boolean.class)).isTrue();
                 assertThat(json.read("$.held[0].heldSince", String.class)).endsWith("Z");
+                assertThat(json.read("$.held[0].leaseTime", String.class)).isEqualTo("PT30S");
+                assertThat(json.read("$.renewal.period", String.class)).isEqualTo("PT10S");
                 assertThat(json.read("$.renewal.status", String.class)).isEqualTo("OK");
-                assertThat(json.read("$.waiting", java.util.List.class)).isEmpty();
+                assertThat(json.read("$.waiting", List.class)).isEmpty();
 
                 // Read-only: there is no operation that could release someone's lock over HTTP.
                 HttpResponse<String> delete = http.send(HttpRequest.newBuilder(uri).DELETE().build(),
@@ -65,8 +81,14 @@ class RedisLocksWebEndpointTest {
         }
     }
 
+    /** Only what a web application with Actuator needs to serve the endpoint, to start quickly. */
     @Configuration(proxyBeanMethods = false)
-    @EnableAutoConfiguration
+    @ImportAutoConfiguration({ DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
+            RedisLockAutoConfiguration.class, RedisLocksEndpointAutoConfiguration.class,
+            TomcatServletWebServerAutoConfiguration.class, DispatcherServletAutoConfiguration.class,
+            WebMvcAutoConfiguration.class, JacksonAutoConfiguration.class, HttpMessageConvertersAutoConfiguration.class,
+            EndpointAutoConfiguration.class, JacksonEndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class,
+            ManagementContextAutoConfiguration.class, ServletManagementContextAutoConfiguration.class })
     static class WebApp {
 
     }

@@ -17,6 +17,7 @@ import io.github.redislock.LockRequest;
 import io.github.redislock.autoconfigure.RedisLockMetricsAutoConfiguration;
 import io.github.redislock.core.RedisLockClient;
 import io.github.redislock.support.LockContexts;
+import io.github.redislock.support.RenewalFaults;
 import io.github.redislock.testsupport.RedisServer;
 import io.github.redislock.testsupport.RedisServerExtension;
 
@@ -80,6 +81,18 @@ class RedisLockMetricsTest {
     }
 
     @Test
+    void observationsCanBeSwitchedOffByNameAndTheEngineMetersStay() {
+        runner(redis.server()).withPropertyValues("management.observations.enable.redis.lock=false").run((context) -> {
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+            context.getBean(DistributedLockTemplate.class).run("job", Duration.ZERO, null, () -> {
+            });
+            assertThat(meters.find("redis.lock.acquire").timer()).isNull();
+            assertThat(meters.find("redis.lock.hold").timer()).isNull();
+            assertThat(meters.find("redis.lock.held").gauge()).isNotNull();
+        });
+    }
+
+    @Test
     void waitingThreadsAreGauged() {
         runner(redis.server()).run((context) -> {
             MeterRegistry meters = context.getBean(MeterRegistry.class);
@@ -136,13 +149,7 @@ class RedisLockMetricsTest {
                 RedisLockClient client = context.getBean(RedisLockClient.class);
                 LockHandle handle = context.getBean(DistributedLockTemplate.class)
                     .acquire(LockRequest.of("job", Duration.ZERO, null));
-                own.pause();
-                try {
-                    client.renewNow();
-                }
-                finally {
-                    own.resume();
-                }
+                RenewalFaults.failOneRound(own, client);
                 assertThat(meters.get("redis.lock.renewal.failures").counter().count()).isEqualTo(1);
                 client.renewNow();
                 assertThat(meters.get("redis.lock.renewal.failures").counter().count()).isEqualTo(1);
