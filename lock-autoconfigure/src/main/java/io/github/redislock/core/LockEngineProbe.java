@@ -14,9 +14,10 @@ public interface LockEngineProbe {
 
     /**
      * A thread of this application got a lock that a release handed to it (rather than finding it free): taken
-     * over in Redis from another application's release, or passed straight from another thread here.
+     * over in Redis from a release (the application's turn begins), or passed straight from another thread here
+     * ({@code local}, within the turn).
      */
-    default void takenOver(String key) {
+    default void takenOver(String key, boolean local) {
     }
 
     /** A renewal round failed (Redis unreachable, timed out): the locks it covered were not extended. */

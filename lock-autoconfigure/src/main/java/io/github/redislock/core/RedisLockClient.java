@@ -188,7 +188,7 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         }
         this.held.put(key.name, lock);
         if (lock.handedOver) {
-            this.probe.takenOver(key.name);
+            this.probe.takenOver(key.name, lock.handovers > 0);
         }
         if (renew) {
             this.renewer.register(lock);

@@ -25,8 +25,9 @@ import org.springframework.context.ApplicationListener;
  * {@code commit-check}): locks found lost while held;</li>
  * <li>{@code redis.lock.renewal.failures} (counter): renewal rounds that failed (Redis unreachable, timed
  * out);</li>
- * <li>{@code redis.lock.handoffs} (counter): locks this application took over from a release that handed them
- * to it, instead of finding them free;</li>
+ * <li>{@code redis.lock.handoffs} (counter, tag {@code via}: {@code redis} or {@code local}): locks a release
+ * handed to a thread of this application instead of it finding them free: taken over in Redis from another
+ * holder's release, or passed straight from another thread of this application;</li>
  * <li>{@code redis.lock.held} (gauge): keys this application holds now;</li>
  * <li>{@code redis.lock.waiting} (gauge): threads of this application waiting for a lock now.</li>
  * </ul>
@@ -71,9 +72,9 @@ public final class RedisLockMetrics implements MeterBinder, LockEngineProbe, App
     }
 
     @Override
-    public void takenOver(String key) {
+    public void takenOver(String key, boolean local) {
         for (Counters counters : this.bound) {
-            counters.handoffs.increment();
+            (local ? counters.localHandoffs : counters.handoffs).increment();
         }
     }
 
@@ -93,6 +94,8 @@ public final class RedisLockMetrics implements MeterBinder, LockEngineProbe, App
 
         final Counter handoffs;
 
+        final Counter localHandoffs;
+
         Counters(MeterRegistry registry) {
             for (LockLossDetection detection : LockLossDetection.values()) {
                 this.lost.put(detection, Counter.builder("redis.lock.lost")
@@ -104,7 +107,12 @@ public final class RedisLockMetrics implements MeterBinder, LockEngineProbe, App
                 .description("Lease renewal rounds that failed")
                 .register(registry);
             this.handoffs = Counter.builder("redis.lock.handoffs")
-                .description("Locks taken over from a release that handed them to this application")
+                .description("Locks a release handed to this application")
+                .tag("via", "redis")
+                .register(registry);
+            this.localHandoffs = Counter.builder("redis.lock.handoffs")
+                .description("Locks a release handed to this application")
+                .tag("via", "local")
                 .register(registry);
         }
     }

@@ -173,8 +173,10 @@ class RedisLockMetricsTest {
                 .until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
             held.close();
             assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(second.getBean(MeterRegistry.class).get("redis.lock.handoffs").counter().count()).isEqualTo(1);
-            assertThat(first.getBean(MeterRegistry.class).get("redis.lock.handoffs").counter().count()).isZero();
+            assertThat(second.getBean(MeterRegistry.class).get("redis.lock.handoffs").tag("via", "redis").counter()
+                .count()).isEqualTo(1);
+            assertThat(first.getBean(MeterRegistry.class).get("redis.lock.handoffs").tag("via", "redis").counter()
+                .count()).isZero();
         }));
     }
 
