@@ -23,6 +23,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
@@ -35,9 +36,11 @@ import org.springframework.transaction.TransactionExecutionListener;
  * Auto-configuration for redis-lock: the lock engine on the application's own Redis connection factory (the
  * one {@code redis-lock.connection-factory} names, else the primary or only one; several without a choice
  * fail the start-up), the {@link DistributedLockTemplate} (observed when the application has an
- * {@code ObservationRegistry}), and the advisor behind {@code @DistributedLock}.
- * Backs off when Spring Data Redis is absent, when there is no {@link RedisConnectionFactory}, or with
- * {@code redis-lock.enabled=false}; {@link RedisLockGuardAutoConfiguration} then makes sure no
+ * {@code ObservationRegistry}), and the advisor behind {@code @DistributedLock}. An application that defines
+ * its own {@link LockProvider} bean gets the template and the advice on that provider, with or without a
+ * {@link RedisConnectionFactory}.
+ * Backs off when Spring Data Redis is absent, when there is neither a {@link RedisConnectionFactory} nor a
+ * {@link LockProvider}, or with {@code redis-lock.enabled=false}; {@link RedisLockGuardAutoConfiguration} then makes sure no
  * {@code @DistributedLock} method runs unlocked in silence. Every bean can be replaced by declaring one of the
  * same type.
  */
@@ -64,7 +67,7 @@ public final class RedisLockAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    @ConditionalOnBean(RedisConnectionFactory.class)
+    @Conditional(LockProviderAvailableCondition.class)
     DistributedLockTemplate distributedLockTemplate(LockProvider lockProvider, RedisLockProperties properties,
             ObjectProvider<ObservationRegistry> observationRegistry,
             ObjectProvider<LockObservationConvention> observationConventions) {
@@ -81,7 +84,7 @@ public final class RedisLockAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    @ConditionalOnBean(RedisConnectionFactory.class)
+    @Conditional(LockProviderAvailableCondition.class)
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static LockOperationSource lockOperationSource(BeanFactory beanFactory, Environment environment,
             ObjectProvider<RedisLockProperties> properties) {
@@ -93,7 +96,7 @@ public final class RedisLockAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    @ConditionalOnBean(RedisConnectionFactory.class)
+    @Conditional(LockProviderAvailableCondition.class)
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static DistributedLockAdvisor distributedLockAdvisor(LockOperationSource lockOperationSource,
             ObjectProvider<DistributedLockTemplate> distributedLockTemplate, BeanFactory beanFactory,
@@ -110,7 +113,7 @@ public final class RedisLockAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        @ConditionalOnBean(RedisConnectionFactory.class)
+        @Conditional(LockProviderAvailableCondition.class)
         LockVerifyingTransactionListener lockVerifyingTransactionListener(RedisLockProperties properties) {
             return new LockVerifyingTransactionListener(properties.isVerifyBeforeCommit());
         }

@@ -90,6 +90,18 @@ class RedisLockAutoConfigurationTest {
     }
 
     @Test
+    void aLockProviderOfTheUsersNeedsNoRedisConnectionFactory() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RedisLockAutoConfiguration.class))
+                .withUserConfiguration(CustomProvider.class).run((context) -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(RedisConnectionFactory.class)
+                            .doesNotHaveBean(RedisLockClient.class).hasSingleBean(DistributedLockAdvisor.class);
+                    DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+                    assertThat(template.execute("job", null, null, () -> LockContext.current().orElseThrow().key()))
+                            .isEqualTo("in-memory:job");
+                });
+    }
+
+    @Test
     void bindsProperties() {
         runner().withPropertyValues("redis-lock.key-prefix=app:", "redis-lock.wait-time=500ms",
                 "redis-lock.lease-time=PT10S", "redis-lock.order=5").run((context) -> {

@@ -1,0 +1,25 @@
+package io.github.redislock.test;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+
+/**
+ * On a Spring Boot test class: {@code @DistributedLock} and the {@code DistributedLockTemplate} lock in this JVM
+ * with an {@link InProcessLockProvider} instead of in Redis, for tests where the lock is not what is tested. The
+ * test then needs no Redis for its locks (and none at all if nothing else of the application uses one). Backs off
+ * when the test defines a {@code LockProvider} of its own.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
+@ImportAutoConfiguration(InProcessLockAutoConfiguration.class)
+public @interface AutoConfigureInProcessLocks {
+
+}

@@ -1,0 +1,286 @@
+package io.github.redislock.test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.redislock.LockException;
+import io.github.redislock.LockHandle;
+import io.github.redislock.LockNotAcquiredException;
+import io.github.redislock.LockProvider;
+import io.github.redislock.LockRequest;
+
+/**
+ * Locks within this JVM only, for tests where the lock is not what is tested and no Redis should be needed for it.
+ * Opt in with {@link AutoConfigureInProcessLocks}; never use it in production, where the application's instances
+ * would not exclude each other.
+ * <p>
+ * Within the JVM it behaves like the Redis engine: one holder per key at a time (other threads wait up to the
+ * request's wait time, then get {@link LockNotAcquiredException}); the holding thread may take the key again
+ * (reentrancy: nested handles, released when the outermost closes; other threads are never let in by it); several
+ * keys are taken all or nothing; every acquisition of a key gets a larger fencing token than the one before; a
+ * fixed lease ends on time, after which the key is free and the old handle reports itself lost; a renewed lease
+ * lasts until the handle is closed. Keys are named with the key prefix, as in Redis.
+ */
+public final class InProcessLockProvider implements LockProvider {
+
+    private final String keyPrefix;
+
+    /** Guards {@link #held} and {@link #lastFence}; waiting threads wait on it. */
+    private final Object monitor = new Object();
+
+    private final Map<String, Entry> held = new HashMap<>();
+
+    private final Map<String, Long> lastFence = new HashMap<>();
+
+    /** A provider whose keys carry no prefix. */
+    public InProcessLockProvider() {
+        this("");
+    }
+
+    /** @param keyPrefix put in front of every key, like {@code redis-lock.key-prefix} */
+    public InProcessLockProvider(String keyPrefix) {
+        this.keyPrefix = keyPrefix;
+    }
+
+    @Override
+    public LockHandle acquire(LockRequest request) {
+        long start = System.nanoTime();
+        List<String> keys = new ArrayList<>(request.keys().size());
+        for (String name : request.keys()) {
+            keys.add(this.keyPrefix + name);
+        }
+        long leaseNanos = (request.leaseTime() != null) ? request.leaseTime().toNanos() : 0;
+        List<Handle> taken = new ArrayList<>(keys.size());
+        try {
+            for (String key : keys) {
+                Handle handle = acquireOne(key, start, request.waitNanos(), leaseNanos);
+                if (handle == null) {
+                    throw new LockNotAcquiredException(keys, Duration.ofNanos(System.nanoTime() - start));
+                }
+                taken.add(handle);
+            }
+        }
+        catch (RuntimeException | Error ex) {
+            for (int i = taken.size() - 1; i >= 0; i--) {
+                taken.get(i).close();
+            }
+            throw ex;
+        }
+        return (taken.size() == 1) ? taken.get(0) : new MultiHandle(taken);
+    }
+
+    private @Nullable Handle acquireOne(String key, long start, long waitNanos, long leaseNanos) {
+        Thread me = Thread.currentThread();
+        synchronized (this.monitor) {
+            while (true) {
+                Entry entry = current(key);
+                if (entry == null) {
+                    long fence = this.lastFence.merge(key, 1L, Long::sum);
+                    entry = new Entry(key, me, fence, leaseNanos);
+                    this.held.put(key, entry);
+                    return new Handle(entry);
+                }
+                if (entry.owner == me) {
+                    entry.holds++;
+                    return new Handle(entry);
+                }
+                long left = waitNanos - (System.nanoTime() - start);
+                if (left <= 0) {
+                    return null;
+                }
+                long untilLeaseEnds = entry.nanosLeft();
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(this.monitor, Math.min(left, untilLeaseEnds));
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    throw new LockException("Interrupted while waiting for lock '" + key + "'", ex);
+                }
+            }
+        }
+    }
+
+    /** The entry holding the key now; one whose fixed lease ran out is dropped (and is lost). */
+    private @Nullable Entry current(String key) {
+        Entry entry = this.held.get(key);
+        if (entry != null && entry.nanosLeft() <= 0) {
+            entry.lost = true;
+            this.held.remove(key);
+            return null;
+        }
+        return entry;
+    }
+
+    /** Whether the key (prefix included) is held now. */
+    public boolean isHeld(String key) {
+        synchronized (this.monitor) {
+            return current(key) != null;
+        }
+    }
+
+    private void exit(Entry entry) {
+        synchronized (this.monitor) {
+            if (--entry.holds > 0) {
+                return;
+            }
+            if (this.held.get(entry.key) == entry) {
+                this.held.remove(entry.key);
+            }
+            else {
+                entry.lost = true;
+            }
+            this.monitor.notifyAll();
+        }
+    }
+
+    /** One key's current holder: the thread, its fencing token, nested holds and lease. */
+    private static final class Entry {
+
+        final String key;
+
+        final Thread owner;
+
+        final long fence;
+
+        /** 0 for a lease that lasts until release. */
+        final long expiresAtNanos;
+
+        final boolean fixedLease;
+
+        int holds = 1;
+
+        boolean lost;
+
+        Entry(String key, Thread owner, long fence, long leaseNanos) {
+            this.key = key;
+            this.owner = owner;
+            this.fence = fence;
+            this.fixedLease = leaseNanos > 0;
+            this.expiresAtNanos = System.nanoTime() + leaseNanos;
+        }
+
+        long nanosLeft() {
+            return this.fixedLease ? this.expiresAtNanos - System.nanoTime() : Long.MAX_VALUE;
+        }
+    }
+
+    private final class Handle implements LockHandle {
+
+        private final Entry entry;
+
+        private boolean closed;
+
+        Handle(Entry entry) {
+            this.entry = entry;
+        }
+
+        @Override
+        public String key() {
+            return this.entry.key;
+        }
+
+        @Override
+        public String token() {
+            return "in-process-" + System.identityHashCode(this.entry) + ":" + this.entry.fence;
+        }
+
+        @Override
+        public long fencingToken() {
+            return this.entry.fence;
+        }
+
+        @Override
+        public boolean isHeld() {
+            synchronized (InProcessLockProvider.this.monitor) {
+                return !this.closed && current(this.entry.key) == this.entry;
+            }
+        }
+
+        @Override
+        public boolean isLost() {
+            synchronized (InProcessLockProvider.this.monitor) {
+                current(this.entry.key);
+                return this.entry.lost;
+            }
+        }
+
+        @Override
+        public boolean verifyHeld() {
+            return isHeld();
+        }
+
+        @Override
+        public void close() {
+            synchronized (InProcessLockProvider.this.monitor) {
+                if (this.closed) {
+                    return;
+                }
+                this.closed = true;
+                // Reads the lease first, so that a lock whose fixed lease ran out is marked lost.
+                current(this.entry.key);
+                exit(this.entry);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "InProcessLockHandle[" + this.entry.key + ", fence " + this.entry.fence + "]";
+        }
+    }
+
+    /** Several keys taken together, released in reverse order; the key lists them as the Redis engine does. */
+    private static final class MultiHandle implements LockHandle {
+
+        private final List<Handle> handles;
+
+        private final String keys;
+
+        MultiHandle(List<Handle> handles) {
+            this.handles = handles;
+            this.keys = String.join(",", handles.stream().map(Handle::key).toList());
+        }
+
+        @Override
+        public String key() {
+            return this.keys;
+        }
+
+        @Override
+        public String token() {
+            return this.handles.get(0).token();
+        }
+
+        @Override
+        public long fencingToken() {
+            return this.handles.get(0).fencingToken();
+        }
+
+        @Override
+        public boolean isHeld() {
+            return this.handles.stream().allMatch(Handle::isHeld);
+        }
+
+        @Override
+        public boolean isLost() {
+            return this.handles.stream().anyMatch(Handle::isLost);
+        }
+
+        @Override
+        public boolean verifyHeld() {
+            return isHeld();
+        }
+
+        @Override
+        public void close() {
+            for (int i = this.handles.size() - 1; i >= 0; i--) {
+                this.handles.get(i).close();
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.github.redislock.test;
+
+import io.github.redislock.DistributedLockTemplate;
+import io.github.redislock.LockContext;
+import io.github.redislock.LockHandle;
+import io.github.redislock.LockProvider;
+import io.github.redislock.annotation.DistributedLock;
+import io.github.redislock.aop.DistributedLockAdvisor;
+import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
+import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import static io.github.redislock.test.LockAssertions.assertThatLock;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TestLockAutoConfigurationTest {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.shared();
+
+    private static final ApplicationContextRunner WITHOUT_REDIS = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, RedisLockAutoConfiguration.class))
+            .withBean(Purchases.class).withPropertyValues("redis-lock.key-prefix=shop:");
+
+    @Test
+    void inProcessLocksNeedNoRedisAtAll() {
+        WITHOUT_REDIS.withConfiguration(AutoConfigurations.of(InProcessLockAutoConfiguration.class))
+                .run((context) -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(RedisConnectionFactory.class)
+                            .hasSingleBean(DistributedLockAdvisor.class);
+                    assertThat(context.getBean(LockProvider.class)).isInstanceOf(InProcessLockProvider.class);
+                    InProcessLockProvider locks = context.getBean(InProcessLockProvider.class);
+                    Purchases purchases = context.getBean(Purchases.class);
+                    assertThat(purchases.purchase(7)).isEqualTo("shop:sku:7:lock");
+                    assertThat(purchases.wasHeldDuringPurchase()).isTrue();
+                    assertThatLock(locks, "shop:sku:7:lock").isFree();
+                });
+    }
+
+    @Test
+    void inProcessLocksReplaceTheRedisEngineWhenAskedFor() {
+        redisRunner().withConfiguration(AutoConfigurations.of(InProcessLockAutoConfiguration.class))
+                .run((context) -> {
+                    assertThat(context).doesNotHaveBean(RedisLockClient.class)
+                            .hasSingleBean(InProcessLockProvider.class);
+                });
+    }
+
+    @Test
+    void withoutTheOptInTheRedisEngineLocks() {
+        redisRunner().run((context) -> assertThat(context).hasSingleBean(RedisLockClient.class)
+                .doesNotHaveBean(InProcessLockProvider.class).doesNotHaveBean(LockRecorder.class));
+    }
+
+    @Test
+    void inProcessLocksGiveWayToALockProviderOfTheTest() {
+        WITHOUT_REDIS.withConfiguration(AutoConfigurations.of(InProcessLockAutoConfiguration.class))
+                .withBean("ownLocks", LockProvider.class, InProcessLockProvider::new)
+                .run((context) -> assertThat(context).getBean(LockProvider.class).isSameAs(context.getBean("ownLocks")));
+    }
+
+    @Test
+    void theRecorderSeesTheLocksOfAnnotatedMethodsAndTheTemplateOnRedis() {
+        redisRunner().withConfiguration(AutoConfigurations.of(LockRecorderAutoConfiguration.class))
+                .run((context) -> {
+                    assertThat(context).hasSingleBean(RedisLockClient.class);
+                    LockRecorder recorder = context.getBean(LockRecorder.class);
+                    context.getBean(Purchases.class).purchase(7);
+                    context.getBean(DistributedLockTemplate.class).run("report", null, null, () -> {
+                    });
+                    LockAssertions.assertThat(recorder).ranUnder("sku:7:lock").tookExactly("sku:7:lock", "report")
+                            .holdsNothing();
+                    assertThat(recorder.locks().get(0).key()).isEqualTo("shop:sku:7:lock");
+                    assertThatLock(context.getBean(RedisConnectionFactory.class), "shop:sku:7:lock").isFree();
+                });
+    }
+
+    @Test
+    void theRecorderWorksWithInProcessLocks() {
+        WITHOUT_REDIS.withConfiguration(AutoConfigurations.of(InProcessLockAutoConfiguration.class,
+                LockRecorderAutoConfiguration.class)).run((context) -> {
+                    context.getBean(Purchases.class).purchase(3);
+                    LockAssertions.assertThat(context.getBean(LockRecorder.class)).tookExactly("sku:3:lock");
+                });
+    }
+
+    private static ApplicationContextRunner redisRunner() {
+        return WITHOUT_REDIS.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+                .withPropertyValues("spring.data.redis.url=" + redis.server().url(),
+                        "spring.data.redis.lettuce.pool.enabled=false");
+    }
+
+    public static class Purchases {
+
+        private volatile boolean heldDuringPurchase;
+
+        public boolean wasHeldDuringPurchase() {
+            return this.heldDuringPurchase;
+        }
+
+        @DistributedLock(key = "sku:#id:lock")
+        public String purchase(long id) {
+            LockHandle handle = LockContext.current().orElseThrow();
+            this.heldDuringPurchase = handle.isHeld();
+            return handle.key();
+        }
+    }
+}
