@@ -44,7 +44,9 @@ import org.springframework.transaction.TransactionExecutionListener;
  * {@code @DistributedLock} method runs unlocked in silence. Every bean can be replaced by declaring one of the
  * same type.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+// Boot's Redis auto-configuration by both of its names: Boot 4 moved it to a module (and package) of its own.
+@AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration" })
 @ConditionalOnClass(StringRedisTemplate.class)
 @ConditionalOnBooleanProperty(name = "redis-lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(RedisLockProperties.class)

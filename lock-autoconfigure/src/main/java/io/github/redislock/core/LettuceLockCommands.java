@@ -21,6 +21,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.convert.converter.Converter;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
@@ -44,7 +45,8 @@ final class LettuceLockCommands implements LockCommands {
 
     private static final Log logger = LogFactory.getLog(LettuceLockCommands.class);
 
-    private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
+    /** As a Converter: its one method that Spring Data Redis 3.5 and 4.x both have. */
+    private static final Converter<Exception, DataAccessException> EXCEPTIONS = new LettuceExceptionConverter();
 
     private final RedisClusterAsyncCommands<byte[], byte[]> commands;
 
@@ -183,7 +185,7 @@ final class LettuceLockCommands implements LockCommands {
 
     /** The same Spring {@code DataAccessException}s the template path raises, for one failure vocabulary. */
     private static RuntimeException translate(RuntimeException ex) {
-        DataAccessException translated = EXCEPTIONS.translateExceptionIfPossible(ex);
+        DataAccessException translated = EXCEPTIONS.convert(ex);
         return (translated != null) ? translated : ex;
     }
 

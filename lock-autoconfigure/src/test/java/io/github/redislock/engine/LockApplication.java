@@ -4,12 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.redislock.DistributedLockTemplate;
-import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
+import io.github.redislock.support.ImportLockAutoConfiguration;
 import io.github.redislock.testsupport.RedisServer;
 
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Configuration;
@@ -64,8 +61,7 @@ final class LockApplication implements AutoCloseable {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({ DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
-            RedisLockAutoConfiguration.class })
+    @ImportLockAutoConfiguration
     static class Config {
 
     }

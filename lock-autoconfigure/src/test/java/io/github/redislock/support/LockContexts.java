@@ -6,7 +6,6 @@ import io.github.redislock.testsupport.RedisServerExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** Application contexts configured the way a Spring Boot application with the starter is. */
@@ -23,7 +22,7 @@ public final class LockContexts {
     /** Boot's Redis and AOP auto-configuration plus ours, connected to the given server. */
     public static ApplicationContextRunner runner(RedisServer redis) {
         return new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
+                .withConfiguration(AutoConfigurations.of(BootAutoConfigurations.redis(), AopAutoConfiguration.class,
                         RedisLockAutoConfiguration.class))
                 // Jedis on the test class path brings commons-pool2, with which Boot would pool Lettuce: keep
                 // Boot's default for applications without it (one shared connection, the engine's direct path).

@@ -8,13 +8,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.redislock.annotation.DistributedLock;
-import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
 
 import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -80,8 +76,7 @@ public final class LockHammerProcess {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({ DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
-            RedisLockAutoConfiguration.class })
+    @ImportLockAutoConfiguration
     static class Config {
 
         @Bean

@@ -4,16 +4,12 @@ import io.github.redislock.LockValues;
 import java.time.Duration;
 import java.util.UUID;
 
+import io.github.redislock.support.BootAutoConfigurations;
 import io.github.redislock.support.LockContexts;
 import io.github.redislock.testsupport.RedisServer;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
-import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
@@ -36,9 +32,7 @@ final class TransactionTestSupport {
      */
     static ApplicationContextRunner runner(RedisServer redis, String databaseUrl) {
         return LockContexts.runner(redis)
-                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                        DataSourceTransactionManagerAutoConfiguration.class, JdbcTemplateAutoConfiguration.class,
-                        TransactionManagerCustomizationAutoConfiguration.class, TransactionAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(BootAutoConfigurations.jdbcTransactions()))
                 .withPropertyValues("spring.datasource.url=" + databaseUrl, "spring.datasource.username=sa",
                         "spring.datasource.password=");
     }

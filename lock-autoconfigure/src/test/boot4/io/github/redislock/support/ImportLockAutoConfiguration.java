@@ -1,0 +1,20 @@
+package io.github.redislock.support;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
+
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+
+/** Boot's Redis and AOP auto-configuration plus ours, as an application with the starter has them (Boot 4.x). */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@ImportAutoConfiguration({ DataRedisAutoConfiguration.class, AopAutoConfiguration.class, RedisLockAutoConfiguration.class })
+public @interface ImportLockAutoConfiguration {
+
+}
