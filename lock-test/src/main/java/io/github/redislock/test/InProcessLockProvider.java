@@ -56,26 +56,27 @@ public final class InProcessLockProvider implements LockProvider {
             keys.add(this.keyPrefix + name);
         }
         long leaseNanos = (request.leaseTime() != null) ? request.leaseTime().toNanos() : 0;
-        List<Handle> taken = new ArrayList<>(keys.size());
+        List<Entry> taken = new ArrayList<>(keys.size());
         try {
             for (String key : keys) {
-                Handle handle = acquireOne(key, start, request.waitNanos(), leaseNanos);
-                if (handle == null) {
+                Entry entry = acquireOne(key, start, request.waitNanos(), leaseNanos);
+                if (entry == null) {
                     throw new LockNotAcquiredException(keys, Duration.ofNanos(System.nanoTime() - start));
                 }
-                taken.add(handle);
+                taken.add(entry);
             }
         }
         catch (RuntimeException | Error ex) {
-            for (int i = taken.size() - 1; i >= 0; i--) {
-                taken.get(i).close();
+            // All or nothing: give back what was taken.
+            if (!taken.isEmpty()) {
+                new Handle(taken).close();
             }
             throw ex;
         }
-        return (taken.size() == 1) ? taken.get(0) : new MultiHandle(taken);
+        return new Handle(taken);
     }
 
-    private @Nullable Handle acquireOne(String key, long start, long waitNanos, long leaseNanos) {
+    private @Nullable Entry acquireOne(String key, long start, long waitNanos, long leaseNanos) {
         Thread me = Thread.currentThread();
         synchronized (this.monitor) {
             while (true) {
@@ -84,11 +85,11 @@ public final class InProcessLockProvider implements LockProvider {
                     long fence = this.lastFence.merge(key, 1L, Long::sum);
                     entry = new Entry(key, me, fence, leaseNanos);
                     this.held.put(key, entry);
-                    return new Handle(entry);
+                    return entry;
                 }
                 if (entry.owner == me) {
                     entry.holds++;
-                    return new Handle(entry);
+                    return entry;
                 }
                 long left = waitNanos - (System.nanoTime() - start);
                 if (left <= 0) {
@@ -170,43 +171,51 @@ public final class InProcessLockProvider implements LockProvider {
         }
     }
 
+    /** One acquisition of one or more keys; several are released together, in reverse order. */
     private final class Handle implements LockHandle {
 
-        private final Entry entry;
+        private final List<Entry> entries;
+
+        private final String key;
 
         private boolean closed;
 
-        Handle(Entry entry) {
-            this.entry = entry;
+        Handle(List<Entry> entries) {
+            this.entries = entries;
+            // As the Redis engine names a multi-key lock: the keys, joined by commas.
+            this.key = String.join(",", entries.stream().map((entry) -> entry.key).toList());
         }
 
         @Override
         public String key() {
-            return this.entry.key;
+            return this.key;
         }
 
         @Override
         public String token() {
-            return "in-process-" + System.identityHashCode(this.entry) + ":" + this.entry.fence;
+            Entry first = this.entries.get(0);
+            return "in-process-" + System.identityHashCode(first) + ":" + first.fence;
         }
 
         @Override
         public long fencingToken() {
-            return this.entry.fence;
+            return this.entries.get(0).fence;
         }
 
         @Override
         public boolean isHeld() {
             synchronized (InProcessLockProvider.this.monitor) {
-                return !this.closed && current(this.entry.key) == this.entry;
+                return !this.closed && this.entries.stream().allMatch((entry) -> current(entry.key) == entry);
             }
         }
 
         @Override
         public boolean isLost() {
             synchronized (InProcessLockProvider.this.monitor) {
-                current(this.entry.key);
-                return this.entry.lost;
+                return this.entries.stream().anyMatch((entry) -> {
+                    current(entry.key);
+                    return entry.lost;
+                });
             }
         }
 
@@ -222,65 +231,18 @@ public final class InProcessLockProvider implements LockProvider {
                     return;
                 }
                 this.closed = true;
-                // Reads the lease first, so that a lock whose fixed lease ran out is marked lost.
-                current(this.entry.key);
-                exit(this.entry);
+                for (int i = this.entries.size() - 1; i >= 0; i--) {
+                    Entry entry = this.entries.get(i);
+                    // Reads the lease first, so that a lock whose fixed lease ran out is marked lost.
+                    current(entry.key);
+                    exit(entry);
+                }
             }
         }
 
         @Override
         public String toString() {
-            return "InProcessLockHandle[" + this.entry.key + ", fence " + this.entry.fence + "]";
-        }
-    }
-
-    /** Several keys taken together, released in reverse order; the key lists them as the Redis engine does. */
-    private static final class MultiHandle implements LockHandle {
-
-        private final List<Handle> handles;
-
-        private final String keys;
-
-        MultiHandle(List<Handle> handles) {
-            this.handles = handles;
-            this.keys = String.join(",", handles.stream().map(Handle::key).toList());
-        }
-
-        @Override
-        public String key() {
-            return this.keys;
-        }
-
-        @Override
-        public String token() {
-            return this.handles.get(0).token();
-        }
-
-        @Override
-        public long fencingToken() {
-            return this.handles.get(0).fencingToken();
-        }
-
-        @Override
-        public boolean isHeld() {
-            return this.handles.stream().allMatch(Handle::isHeld);
-        }
-
-        @Override
-        public boolean isLost() {
-            return this.handles.stream().anyMatch(Handle::isLost);
-        }
-
-        @Override
-        public boolean verifyHeld() {
-            return isHeld();
-        }
-
-        @Override
-        public void close() {
-            for (int i = this.handles.size() - 1; i >= 0; i--) {
-                this.handles.get(i).close();
-            }
+            return "InProcessLockHandle[" + this.key + ", fence " + fencingToken() + "]";
         }
     }
 }
