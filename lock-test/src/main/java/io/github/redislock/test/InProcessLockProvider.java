@@ -59,7 +59,7 @@ public final class InProcessLockProvider implements LockProvider {
         List<Entry> taken = new ArrayList<>(keys.size());
         try {
             for (String key : keys) {
-                Entry entry = acquireOne(key, start, request.waitNanos(), leaseNanos);
+                Entry entry = acquireOne(key, start, request.waitNanos(), leaseNanos, request.isReentrant());
                 if (entry == null) {
                     throw new LockNotAcquiredException(keys, Duration.ofNanos(System.nanoTime() - start));
                 }
@@ -76,8 +76,9 @@ public final class InProcessLockProvider implements LockProvider {
         return new Handle(taken);
     }
 
-    private @Nullable Entry acquireOne(String key, long start, long waitNanos, long leaseNanos) {
-        Thread me = Thread.currentThread();
+    /** @param reentrant whether the calling thread owns the lock (asynchronous work's lock has no owner) */
+    private @Nullable Entry acquireOne(String key, long start, long waitNanos, long leaseNanos, boolean reentrant) {
+        Thread me = reentrant ? Thread.currentThread() : null;
         synchronized (this.monitor) {
             while (true) {
                 Entry entry = current(key);
@@ -87,7 +88,7 @@ public final class InProcessLockProvider implements LockProvider {
                     this.held.put(key, entry);
                     return entry;
                 }
-                if (entry.owner == me) {
+                if (me != null && entry.owner == me) {
                     entry.holds++;
                     return entry;
                 }
@@ -145,7 +146,8 @@ public final class InProcessLockProvider implements LockProvider {
 
         final String key;
 
-        final Thread owner;
+        /** The thread that may enter again, {@code null} for asynchronous work's lock. */
+        final @Nullable Thread owner;
 
         final long fence;
 
@@ -158,7 +160,7 @@ public final class InProcessLockProvider implements LockProvider {
 
         boolean lost;
 
-        Entry(String key, Thread owner, long fence, long leaseNanos) {
+        Entry(String key, @Nullable Thread owner, long fence, long leaseNanos) {
             this.key = key;
             this.owner = owner;
             this.fence = fence;

@@ -114,6 +114,18 @@ class InProcessLockProviderTest {
     }
 
     @Test
+    void aLockForAsynchronousWorkIsNeitherEnteredByNorEntersItsThreadsLocks() {
+        LockHandle async = this.locks.acquire(LockRequest.of("sku:1", Duration.ZERO, null).nonReentrant());
+        assertThatThrownBy(() -> this.locks.acquire(LockRequest.of("sku:1", Duration.ZERO, null)))
+            .isInstanceOf(LockNotAcquiredException.class);
+        async.close();
+        LockHandle held = this.locks.acquire(LockRequest.of("sku:1", Duration.ZERO, null));
+        assertThatThrownBy(() -> this.locks.acquire(LockRequest.of("sku:1", Duration.ZERO, null).nonReentrant()))
+            .isInstanceOf(LockNotAcquiredException.class);
+        held.close();
+    }
+
+    @Test
     void fencingTokensGrowWithEveryAcquisitionOfAKey() {
         long previous = 0;
         for (int i = 0; i < 5; i++) {
