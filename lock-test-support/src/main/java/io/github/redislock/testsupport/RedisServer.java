@@ -43,6 +43,9 @@ public final class RedisServer implements AutoCloseable {
 
     private final Path workDir;
 
+    /** Sentinel mode: the lines of its configuration file, written before the first launch; else null. */
+    private final List<String> sentinelConfig;
+
     private final int port;
 
     private Process process;
@@ -51,10 +54,11 @@ public final class RedisServer implements AutoCloseable {
 
     private final Thread shutdownHook;
 
-    private RedisServer(Path binary, int port, List<String> extraArguments) {
+    private RedisServer(Path binary, int port, List<String> extraArguments, List<String> sentinelConfig) {
         this.binary = binary;
         this.port = port;
         this.extraArguments = List.copyOf(extraArguments);
+        this.sentinelConfig = (sentinelConfig != null) ? List.copyOf(sentinelConfig) : null;
         try {
             this.workDir = Files.createTempDirectory("redis-lock-server-");
         }
@@ -167,6 +171,20 @@ public final class RedisServer implements AutoCloseable {
     private synchronized void launch() {
         List<String> command = new ArrayList<>();
         command.add(this.binary.toString());
+        if (this.sentinelConfig != null) {
+            // Sentinel rewrites its configuration file as it learns the topology: written once, kept on restart.
+            Path config = this.workDir.resolve("sentinel.conf");
+            if (!Files.exists(config)) {
+                try {
+                    Files.write(config, this.sentinelConfig);
+                }
+                catch (IOException ex) {
+                    throw new UncheckedIOException(ex);
+                }
+            }
+            command.add(config.toString());
+            command.add("--sentinel");
+        }
         command.addAll(List.of("--port", Integer.toString(this.port), "--bind", HOST, "--save", "",
                 "--appendonly", "no", "--protected-mode", "no", "--daemonize", "no", "--dir",
                 this.workDir.toString(), "--loglevel", "warning", "--logfile", ""));
@@ -342,7 +360,18 @@ public final class RedisServer implements AutoCloseable {
 
         private final List<String> arguments = new ArrayList<>();
 
+        private List<String> sentinelConfig;
+
         private Builder() {
+        }
+
+        /**
+         * A Sentinel ({@code redis-server <file> --sentinel}) instead of a data server, with these lines in its
+         * configuration file (e.g. {@code "sentinel monitor mymaster 127.0.0.1 6379 2"}).
+         */
+        public Builder sentinel(List<String> configLines) {
+            this.sentinelConfig = List.copyOf(configLines);
+            return this;
         }
 
         /** A fixed loopback port instead of a free one. */
@@ -364,7 +393,7 @@ public final class RedisServer implements AutoCloseable {
             for (int attempt = 0; attempt < 5; attempt++) {
                 int chosen = (this.port != null) ? this.port
                         : this.arguments.contains("--cluster-enabled") ? freeClusterPort() : freePort();
-                RedisServer server = new RedisServer(binary, chosen, this.arguments);
+                RedisServer server = new RedisServer(binary, chosen, this.arguments, this.sentinelConfig);
                 try {
                     server.launch();
                     return server;
