@@ -2,12 +2,18 @@ package io.github.redislock.engine;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.redislock.DistributedLockTemplate;
+import io.github.redislock.LockLostEvent;
+import io.github.redislock.core.RedisLockClient;
 import io.github.redislock.support.ImportLockAutoConfiguration;
+import io.github.redislock.support.TestConnections.ClientLibrary;
+import io.github.redislock.testsupport.RedisSentinel;
 import io.github.redislock.testsupport.RedisServer;
 
 import org.springframework.boot.test.util.TestPropertyValues;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Configuration;
 
@@ -24,8 +30,11 @@ final class LockApplication implements AutoCloseable {
 
     private final AnnotationConfigApplicationContext context;
 
-    private LockApplication(AnnotationConfigApplicationContext context) {
+    private final List<LockLostEvent> lost;
+
+    private LockApplication(AnnotationConfigApplicationContext context, List<LockLostEvent> lost) {
         this.context = context;
+        this.lost = lost;
     }
 
     /**
@@ -33,13 +42,29 @@ final class LockApplication implements AutoCloseable {
      * given {@code name=value} properties come last and win.
      */
     static LockApplication start(RedisServer redis, String... properties) {
+        return start(List.of("spring.data.redis.url=" + redis.url()), properties);
+    }
+
+    /**
+     * Starts an application on the Sentinel-managed master, with Boot's own Sentinel properties and the given
+     * client library.
+     */
+    static LockApplication start(RedisSentinel sentinel, ClientLibrary library, String... properties) {
+        return start(List.of("spring.data.redis.sentinel.master=" + RedisSentinel.MASTER_NAME,
+                "spring.data.redis.sentinel.nodes=" + String.join(",", sentinel.sentinelAddresses()),
+                "spring.data.redis.client-type=" + library.clientType()), properties);
+    }
+
+    private static LockApplication start(List<String> connection, String... properties) {
         // Unpooled Lettuce, Boot's default without commons-pool2 (which Jedis brings onto the test class path).
-        List<String> all = new ArrayList<>(List.of("spring.data.redis.url=" + redis.url(),
-                "spring.data.redis.lettuce.pool.enabled=false",
-                "redis-lock.key-prefix=" + PREFIX, "spring.data.redis.timeout=2s"));
+        List<String> all = new ArrayList<>(connection);
+        all.addAll(List.of("spring.data.redis.lettuce.pool.enabled=false", "redis-lock.key-prefix=" + PREFIX,
+                "spring.data.redis.timeout=2s"));
         all.addAll(List.of(properties));
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
         TestPropertyValues.of(all).applyTo(context);
+        List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+        context.addApplicationListener((ApplicationListener<LockLostEvent>) lost::add);
         context.register(Config.class);
         try {
             context.refresh();
@@ -48,11 +73,21 @@ final class LockApplication implements AutoCloseable {
             context.close();
             throw ex;
         }
-        return new LockApplication(context);
+        return new LockApplication(context, lost);
     }
 
     DistributedLockTemplate template() {
         return this.context.getBean(DistributedLockTemplate.class);
+    }
+
+    /** The engine, for {@link RedisLockClient#renewNow()}. */
+    RedisLockClient client() {
+        return this.context.getBean(RedisLockClient.class);
+    }
+
+    /** The {@link LockLostEvent}s the application has published so far. */
+    List<LockLostEvent> lostEvents() {
+        return this.lost;
     }
 
     @Override
