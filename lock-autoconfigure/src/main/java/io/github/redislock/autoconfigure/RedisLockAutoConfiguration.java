@@ -60,8 +60,18 @@ public final class RedisLockAutoConfiguration {
             ApplicationEventPublisher publisher) {
         RedisConnectionFactory connectionFactory = ConnectionFactoryChoice.choose(beanFactory,
                 properties.getConnectionFactory());
-        RedisLockClient client = new RedisLockClient(connectionFactory, properties.getKeyPrefix(),
-                properties.getLeaseTime(), new LockLostEventPublisher(publisher), null);
+        RedisLockClient client;
+        try {
+            client = new RedisLockClient(connectionFactory, properties.getKeyPrefix(), properties.getLeaseTime(),
+                    new LockLostEventPublisher(publisher), null, properties.getReplicasToAcknowledge(),
+                    properties.getReplicationTimeout());
+        }
+        catch (IllegalArgumentException ex) {
+            throw new LockConfigurationException("redis-lock.replicas-to-acknowledge is "
+                    + properties.getReplicasToAcknowledge() + ": " + ex.getMessage() + ".",
+                    "Set redis-lock.replicas-to-acknowledge to 0 for a Redis Cluster (each master's replicas "
+                            + "would need their own WAIT), or lock on a standalone or Sentinel connection.");
+        }
         client.setLocalHandoverLimit(properties.getLocalHandoverLimit());
         client.setLocalHandoverTimeLimit(properties.getLocalHandoverTimeLimit());
         return client;

@@ -73,6 +73,16 @@ public class RedisLockProperties implements Validator {
      */
     private int order = DEFAULT_ORDER;
 
+    /**
+     * Replicas that must confirm (Redis WAIT) every acquisition before the locked code runs; an acquisition
+     * they do not confirm within the replication timeout is released and fails. 0: plain asynchronous
+     * replication, where a failover can lose a lock just taken. Standalone and Sentinel connections only.
+     */
+    private int replicasToAcknowledge = 0;
+
+    /** How long an acquisition waits for its replicas to acknowledge it, when replicas are asked for. */
+    private Duration replicationTimeout = Duration.ofMillis(500);
+
     public boolean isEnabled() {
         return this.enabled;
     }
@@ -153,6 +163,22 @@ public class RedisLockProperties implements Validator {
         this.localHandoverTimeLimit = localHandoverTimeLimit;
     }
 
+    public int getReplicasToAcknowledge() {
+        return this.replicasToAcknowledge;
+    }
+
+    public void setReplicasToAcknowledge(int replicasToAcknowledge) {
+        this.replicasToAcknowledge = replicasToAcknowledge;
+    }
+
+    public Duration getReplicationTimeout() {
+        return this.replicationTimeout;
+    }
+
+    public void setReplicationTimeout(Duration replicationTimeout) {
+        this.replicationTimeout = replicationTimeout;
+    }
+
     @Override
     public boolean supports(Class<?> type) {
         return RedisLockProperties.class.isAssignableFrom(type);
@@ -175,6 +201,12 @@ public class RedisLockProperties implements Validator {
         }
         if (properties.getLocalHandoverTimeLimit() == null || properties.getLocalHandoverTimeLimit().isNegative()) {
             errors.rejectValue("localHandoverTimeLimit", "negative", "must be zero or positive, e.g. 50ms");
+        }
+        if (properties.getReplicasToAcknowledge() < 0) {
+            errors.rejectValue("replicasToAcknowledge", "negative", "must be 0 (none) or a number of replicas");
+        }
+        if (properties.getReplicationTimeout() == null || properties.getReplicationTimeout().toMillis() < 1) {
+            errors.rejectValue("replicationTimeout", "notPositive", "must be at least 1ms, e.g. 500ms");
         }
         if (properties.getKeyPrefix().length() > 256) {
             errors.rejectValue("keyPrefix", "tooLong", "must be at most 256 characters");

@@ -119,6 +119,32 @@ final class LettuceLockCommands implements LockCommands {
     }
 
     @Override
+    public long renewAndWait(String key, String[] args, int replicas, long timeoutMillis) {
+        List<?> renewed = run(RENEW, ScriptOutputType.MULTI, new byte[][] { bytes(key) }, bytes(args));
+        if (((Number) renewed.get(0)).longValue() != 1L) {
+            return -1;
+        }
+        // The shared connection: WAIT counts up to its latest write, which is the renewal or one after it.
+        RedisFuture<Long> acknowledged = this.commands.waitForReplication(replicas, timeoutMillis);
+        try {
+            // WAIT itself blocks up to its timeout: the command timeout counts from then on.
+            long bound = TimeUnit.MILLISECONDS.toNanos(timeoutMillis) + this.timeoutNanos;
+            return (this.timeoutNanos > 0) ? acknowledged.get(bound, TimeUnit.NANOSECONDS) : acknowledged.get();
+        }
+        catch (TimeoutException ex) {
+            acknowledged.cancel(true);
+            throw new RedisCommandTimeoutException("WAIT timed out after " + timeoutMillis + " ms");
+        }
+        catch (ExecutionException ex) {
+            throw translate((ex.getCause() instanceof RuntimeException runtime) ? runtime : new RedisException(ex));
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new RedisException("Interrupted while waiting for replicas", ex);
+        }
+    }
+
+    @Override
     public boolean keepsOrder() {
         return true;
     }
@@ -272,6 +298,11 @@ final class LettuceLockCommands implements LockCommands {
         @Override
         public @Nullable CompletionStage<List<?>> renewAsync(String[] keys, String[] args) {
             return commands().renewAsync(keys, args);
+        }
+
+        @Override
+        public long renewAndWait(String key, String[] args, int replicas, long timeoutMillis) {
+            return commands().renewAndWait(key, args, replicas, timeoutMillis);
         }
 
         @Override

@@ -32,6 +32,13 @@ interface LockCommands {
         return null;
     }
 
+    /**
+     * Replica acknowledgement: renew.lua ({@code args} = lease, value), then {@code WAIT replicas timeout} on
+     * the same connection, so that the write WAIT counts is one made after the caller's last write.
+     * @return how many replicas acknowledged, or -1 when the key no longer held the value (nothing waited for)
+     */
+    long renewAndWait(String key, String[] args, int replicas, long timeoutMillis);
+
     /** Plain GET. */
     @Nullable String get(String key);
 

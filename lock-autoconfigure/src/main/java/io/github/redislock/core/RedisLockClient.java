@@ -40,7 +40,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * <li>{@link Waiting}: attempts, the local line of waiting threads and the Redis queue of waiting
  * applications, hand-offs (its Javadoc has the state machine), over a {@link HandoffChannel};</li>
  * <li>{@link LeaseRenewer}: one batched renewal round trip per third of the lease for all renewed locks;</li>
- * <li>{@link LossSignal}: a WARN and the {@link LockLossListener} when a held lock turns out lost.</li>
+ * <li>{@link LossSignal}: a WARN and the {@link LockLossListener} when a held lock turns out lost;</li>
+ * <li>{@link ReplicaAcknowledgement}, when asked for: {@code WAIT} for replicas after each acquisition.</li>
  * </ul>
  * Redis errors surface as {@link LockException} naming the key, with the client library's exception as
  * cause, within the connection's command timeout ({@code spring.data.redis.timeout}).
@@ -79,6 +80,9 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
 
     private final LossSignal loss;
 
+    /** Replicas that must confirm each acquisition; {@code null}: none asked. */
+    private final @Nullable ReplicaAcknowledgement acknowledgement;
+
     private volatile boolean running;
 
     private volatile LockEngineProbe probe = LockEngineProbe.NONE;
@@ -97,12 +101,34 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
      */
     public RedisLockClient(RedisConnectionFactory connectionFactory, @Nullable String keyPrefix,
             Duration renewedLease, LockLossListener lossListener, @Nullable ScheduledExecutorService scheduler) {
+        this(connectionFactory, keyPrefix, renewedLease, lossListener, scheduler, 0, Duration.ZERO);
+    }
+
+    /**
+     * A client whose acquisitions (a lock taken free or taken over from a hand-off) count only once
+     * {@code WAIT} confirms them on the given number of replicas; a lock not confirmed within the timeout is
+     * released and the acquisition fails with {@link LockException}.
+     * @param replicasToAcknowledge replicas that must confirm each acquisition; 0: none (plain asynchronous
+     * replication)
+     * @param replicationTimeout how long to wait for them, at least 1 ms when replicas are asked for
+     * @throws IllegalArgumentException when replicas are asked for on a Redis Cluster connection, where one
+     * {@code WAIT} cannot answer for the master of every key
+     */
+    public RedisLockClient(RedisConnectionFactory connectionFactory, @Nullable String keyPrefix,
+            Duration renewedLease, LockLossListener lossListener, @Nullable ScheduledExecutorService scheduler,
+            int replicasToAcknowledge, Duration replicationTimeout) {
+        if (replicasToAcknowledge > 0 && ConnectionKind.isCluster(connectionFactory)) {
+            throw new IllegalArgumentException("Replica acknowledgement works on a standalone or Sentinel "
+                    + "connection, not on a Redis Cluster connection");
+        }
         this.keyPrefix = (keyPrefix != null) ? keyPrefix : "";
         this.renewedLeaseMillis = renewedLease.toMillis();
         this.ownScheduler = (scheduler == null) ? ConnectionKind.newScheduler() : null;
         ScheduledExecutorService executor = (scheduler != null) ? scheduler : this.ownScheduler;
         boolean clustered = ConnectionKind.isCluster(connectionFactory);
         LockCommands commands = ConnectionKind.commandsFor(connectionFactory);
+        this.acknowledgement = (replicasToAcknowledge > 0)
+                ? new ReplicaAcknowledgement(commands, replicasToAcknowledge, replicationTimeout) : null;
         this.clientId = LockTokens.randomId();
         // Messages arrive only once a waiter has subscribed, after construction.
         this.channel = new HandoffChannel(connectionFactory, commands, clustered,
@@ -183,6 +209,11 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         if (lock == null) {
             return null;
         }
+        if (this.acknowledgement != null && lock.handovers == 0) {
+            // Taken in Redis (free or from a hand-off): it counts once replicas have it. A lock passed on within
+            // the application was confirmed when the application took it.
+            confirmOrRelease(lock);
+        }
         if (!reentrant) {
             lock.ownedByNoThread();
         }
@@ -194,6 +225,24 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
             this.renewer.register(lock);
         }
         return new RedisLockHandle(this, lock);
+    }
+
+    /** Replica acknowledgement of a lock just taken; not confirmed, it is released (handed on) at once. */
+    private void confirmOrRelease(HeldLock lock) {
+        try {
+            this.acknowledgement.confirm(lock.key, lock.value, lock.leaseMillis);
+        }
+        catch (RuntimeException ex) {
+            // Released in Redis, never passed on to a thread here: the lock did not count.
+            lock.markReleased();
+            try {
+                this.waiting.release(lock, false);
+            }
+            catch (RuntimeException suppressed) {
+                ex.addSuppressed(suppressed);
+            }
+            throw ex;
+        }
     }
 
     /** A hand-off message for the key: the waiting component takes it. */

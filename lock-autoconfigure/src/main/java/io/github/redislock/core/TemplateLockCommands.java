@@ -1,10 +1,12 @@
 package io.github.redislock.core;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -17,6 +19,8 @@ final class TemplateLockCommands implements LockCommands {
 
     @SuppressWarnings("rawtypes")
     private static final RedisScript<List> RENEW = LockScripts.load("renew.lua", List.class);
+
+    private static final byte[] RENEW_BODY = RENEW.getScriptAsString().getBytes(StandardCharsets.UTF_8);
 
     private static final RedisScript<Long> UNLOCK = LockScripts.load("unlock.lua", Long.class);
 
@@ -60,6 +64,26 @@ final class TemplateLockCommands implements LockCommands {
     @Override
     public List<?> renew(String[] keys, String[] args) {
         return this.redis.execute(RENEW, Arrays.asList(keys), (Object[]) args);
+    }
+
+    @Override
+    public long renewAndWait(String key, String[] args, int replicas, long timeoutMillis) {
+        byte[][] keyAndArgs = { bytes(key), bytes(args[0]), bytes(args[1]) };
+        Long acknowledged = this.redis.execute((RedisCallback<Long>) (connection) -> {
+            // One connection for both: WAIT counts the writes made on its own connection only.
+            List<?> renewed = connection.scriptingCommands().eval(RENEW_BODY, ReturnType.MULTI, 1, keyAndArgs);
+            if (renewed == null || ((Number) renewed.get(0)).longValue() != 1L) {
+                return -1L;
+            }
+            Object replies = connection.execute("WAIT", bytes(Integer.toString(replicas)),
+                    bytes(Long.toString(timeoutMillis)));
+            return ((Number) replies).longValue();
+        });
+        return (acknowledged != null) ? acknowledged : -1;
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     /** A pooled or per-node connection per command: no order between two commands. */

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -140,6 +141,43 @@ class RedisLockAutoConfigurationTest {
     void unparsableDurationFailsBindingNamingTheProperty() {
         runner().withPropertyValues("redis-lock.lease-time=soon").run((context) -> assertThat(context).hasFailed()
                 .getFailure().hasStackTraceContaining("redis-lock.lease-time"));
+    }
+
+    @Test
+    void replicaAcknowledgementIsOffByDefaultAndBinds() {
+        runner().run((context) -> assertThat(context.getBean(RedisLockProperties.class).getReplicasToAcknowledge())
+            .isZero());
+        runner().withPropertyValues("redis-lock.replicas-to-acknowledge=2", "redis-lock.replication-timeout=1s")
+            .run((context) -> {
+                RedisLockProperties properties = context.getBean(RedisLockProperties.class);
+                assertThat(properties.getReplicasToAcknowledge()).isEqualTo(2);
+                assertThat(properties.getReplicationTimeout()).isEqualTo(Duration.ofSeconds(1));
+            });
+    }
+
+    @Test
+    void negativeReplicasToAcknowledgeFailBindingNamingTheProperty() {
+        runner().withPropertyValues("redis-lock.replicas-to-acknowledge=-1").run((context) -> assertThat(context)
+            .hasFailed().getFailure().rootCause().hasMessageContaining("redis-lock.replicas-to-acknowledge"));
+    }
+
+    @Test
+    void zeroReplicationTimeoutFailsBindingNamingTheProperty() {
+        runner().withPropertyValues("redis-lock.replication-timeout=0ms").run((context) -> assertThat(context)
+            .hasFailed().getFailure().rootCause().hasMessageContaining("redis-lock.replication-timeout"));
+    }
+
+    @Test
+    void replicaAcknowledgementOnAClusterConnectionFailsTheStartUpWithCauseAndFix() {
+        runner().withPropertyValues("spring.data.redis.cluster.nodes=" + redis.server().host() + ":"
+                + redis.server().port(), "redis-lock.replicas-to-acknowledge=1").run((context) -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis = new LockConfigurationFailureAnalyzer()
+                        .analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("redis-lock.replicas-to-acknowledge is 1")
+                        .contains("Redis Cluster");
+                    assertThat(analysis.getAction()).contains("redis-lock.replicas-to-acknowledge to 0");
+                });
     }
 
     @Configuration(proxyBeanMethods = false)
