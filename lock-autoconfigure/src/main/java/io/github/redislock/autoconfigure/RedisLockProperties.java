@@ -1,6 +1,8 @@
 package io.github.redislock.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.github.redislock.OnLeaseLost;
 import io.github.redislock.core.RedisLockClient;
@@ -82,6 +84,8 @@ public class RedisLockProperties implements Validator {
 
     /** How long an acquisition waits for its replicas to acknowledge it, when replicas are asked for. */
     private Duration replicationTimeout = Duration.ofMillis(500);
+
+    private final Redlock redlock = new Redlock();
 
     public boolean isEnabled() {
         return this.enabled;
@@ -179,6 +183,10 @@ public class RedisLockProperties implements Validator {
         this.replicationTimeout = replicationTimeout;
     }
 
+    public Redlock getRedlock() {
+        return this.redlock;
+    }
+
     @Override
     public boolean supports(Class<?> type) {
         return RedisLockProperties.class.isAssignableFrom(type);
@@ -210,6 +218,26 @@ public class RedisLockProperties implements Validator {
         }
         if (properties.getKeyPrefix().length() > 256) {
             errors.rejectValue("keyPrefix", "tooLong", "must be at most 256 characters");
+        }
+    }
+
+    /** Redlock across independent Redis masters, instead of the one Redis of spring.data.redis. */
+    public static class Redlock {
+
+        /**
+         * URLs of at least 3 independent Redis masters (redis://[user:password@]host:port[/database]), e.g.
+         * redis://10.0.0.1:6379. Set: locks are taken on a majority of them, with the client settings of
+         * spring.data.redis (client type, timeouts, SSL, pool). Empty: locks use the one Redis of
+         * spring.data.redis.
+         */
+        private List<String> nodes = new ArrayList<>();
+
+        public List<String> getNodes() {
+            return this.nodes;
+        }
+
+        public void setNodes(List<String> nodes) {
+            this.nodes = (nodes != null) ? nodes : new ArrayList<>();
         }
     }
 }

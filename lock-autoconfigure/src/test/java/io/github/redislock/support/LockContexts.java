@@ -1,6 +1,7 @@
 package io.github.redislock.support;
 
 import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
+import io.github.redislock.autoconfigure.RedlockAutoConfiguration;
 import io.github.redislock.testsupport.RedisServer;
 import io.github.redislock.testsupport.RedisServerExtension;
 
@@ -23,7 +24,7 @@ public final class LockContexts {
     public static ApplicationContextRunner runner(RedisServer redis) {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(BootAutoConfigurations.redis(), AopAutoConfiguration.class,
-                        RedisLockAutoConfiguration.class))
+                        RedisLockAutoConfiguration.class, RedlockAutoConfiguration.class))
                 // Jedis on the test class path brings commons-pool2, with which Boot would pool Lettuce: keep
                 // Boot's default for applications without it (one shared connection, the engine's direct path).
                 .withPropertyValues("spring.data.redis.url=" + redis.url(),

@@ -1,0 +1,304 @@
+package io.github.redislock.redlock;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.github.redislock.LockException;
+import io.github.redislock.LockHandle;
+import io.github.redislock.LockNotAcquiredException;
+import io.github.redislock.LockProvider;
+import io.github.redislock.LockRequest;
+import io.github.redislock.core.LockLossListener;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Redlock: a lock taken on a majority of N independent Redis masters (N ≥ 3, no replication between them), so
+ * that it survives the loss of any minority of them.
+ * <p>
+ * An attempt sends the single-Redis acquire script to every node at once, with one fresh token. It succeeds
+ * when a majority took the lock within its validity time: the lease, less the time the attempt took, less a
+ * clock drift allowance (1% of the lease plus 2 ms). Then the fencing token is made: the largest counter the
+ * majority reported (each read after the lock was taken there), plus one, written back to every node with
+ * "raise to at least" and confirmed by a majority, again within the validity time. Any two majorities share a
+ * node, so the next holder reads a counter at least this large, whichever nodes answer it: tokens strictly
+ * increase as long as no node that confirmed a token loses its counter (see below). A failed attempt releases
+ * the token everywhere. Waiting is repeated attempts, 20–70 ms apart (random, so that contenders do not
+ * collide in step), until the wait time ends. Renewal and release go to every node; a renewal that no longer
+ * reaches a majority within the validity time marks the lock lost.
+ * <p>
+ * Limits. A node restarted without its data (no persistence, or {@code appendfsync} other than
+ * {@code always}) forgets the locks and counters it had: keep a restarted node out of the configuration for
+ * one lease (the Redlock rule; this client does not detect restarts), and keep fewer nodes restarting empty than
+ * the majority write covers, or fencing tokens may repeat. Process pauses and clock jumps beyond the drift
+ * allowance break it as they break every lease-based lock; fencing tokens are the defence.
+ */
+public final class RedlockClient implements LockProvider, AutoCloseable {
+
+    private static final Log logger = LogFactory.getLog(RedlockClient.class);
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final RedlockNode[] nodes;
+
+    private final int quorum;
+
+    private final String keyPrefix;
+
+    private final long renewedLeaseMillis;
+
+    private final LockLossListener lossListener;
+
+    /** Sends node calls in parallel. */
+    private final ExecutorService calls;
+
+    /** Renews leases. */
+    private final ScheduledExecutorService scheduler;
+
+    /**
+     * @param nodes one connection factory per independent master, at least 3
+     * @param keyPrefix text put in front of every key, may be empty
+     * @param renewedLease the lease of renewed locks, renewed every third of it
+     * @param lossListener told when a held lock is found lost
+     */
+    public RedlockClient(List<? extends RedisConnectionFactory> nodes, @Nullable String keyPrefix,
+            Duration renewedLease, LockLossListener lossListener) {
+        if (nodes.size() < 3) {
+            throw new IllegalArgumentException("Redlock needs at least 3 independent Redis masters, not "
+                    + nodes.size());
+        }
+        this.nodes = new RedlockNode[nodes.size()];
+        for (int i = 0; i < this.nodes.length; i++) {
+            this.nodes[i] = new RedlockNode("node " + i, nodes.get(i));
+        }
+        this.quorum = nodes.size() / 2 + 1;
+        this.keyPrefix = (keyPrefix != null) ? keyPrefix : "";
+        this.renewedLeaseMillis = renewedLease.toMillis();
+        this.lossListener = lossListener;
+        this.calls = Executors.newCachedThreadPool((task) -> daemon(task, "redlock-call"));
+        this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> daemon(task, "redlock-renewal"));
+    }
+
+    private static Thread daemon(Runnable task, String name) {
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    /**
+     * Takes every key of the request, one by one, within its one wait time; all or nothing.
+     * @throws LockNotAcquiredException if a key stayed taken by someone else for the whole wait time
+     * @throws LockException if fewer than a majority of nodes answered the last attempt, a node holds a larger
+     * fencing token than the majority reported, or the thread is interrupted (nothing is then held)
+     */
+    @Override
+    public LockHandle acquire(LockRequest request) {
+        long start = System.nanoTime();
+        long deadline = start + request.waitNanos();
+        Duration fixedLease = request.leaseTime();
+        long lease = (fixedLease != null) ? fixedLease.toMillis() : this.renewedLeaseMillis;
+        List<RedlockHandle> taken = new ArrayList<>();
+        try {
+            for (String name : request.keys()) {
+                RedlockHandle handle = acquireOne(this.keyPrefix + name, lease, fixedLease == null, deadline);
+                if (handle == null) {
+                    throw new LockNotAcquiredException(request.keys(), Duration.ofNanos(System.nanoTime() - start));
+                }
+                taken.add(handle);
+            }
+        }
+        catch (RuntimeException | Error ex) {
+            for (RedlockHandle handle : taken) {
+                try {
+                    handle.close();
+                }
+                catch (RuntimeException suppressed) {
+                    ex.addSuppressed(suppressed);
+                }
+            }
+            throw ex;
+        }
+        return (taken.size() == 1) ? taken.get(0) : new RedlockHandles(taken);
+    }
+
+    private @Nullable RedlockHandle acquireOne(String key, long leaseMillis, boolean renew, long deadline) {
+        while (true) {
+            // A fresh token per attempt: a late release of a failed attempt can never remove a later one's lock.
+            Attempt attempt = attempt(key, newToken(), leaseMillis);
+            if (attempt.handle != null) {
+                if (renew) {
+                    attempt.handle.scheduleRenewal(this.scheduler);
+                }
+                return attempt.handle;
+            }
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                int reachable = reachable(attempt.round, leaseMillis);
+                if (reachable < this.quorum) {
+                    throw new LockException("Only " + reachable + " of " + this.nodes.length
+                            + " Redlock nodes answered for lock '" + key + "'; a majority (" + this.quorum
+                            + ") is needed", attempt.round.firstError());
+                }
+                return null;
+            }
+            // Backing off, not synchronising: the holder's release is not announced across the nodes.
+            LockSupport.parkNanos(Math.min(remaining,
+                    TimeUnit.MILLISECONDS.toNanos(20 + ThreadLocalRandom.current().nextLong(51))));
+            if (Thread.currentThread().isInterrupted()) {
+                throw new LockException("Interrupted while waiting for lock '" + key + "'");
+            }
+        }
+    }
+
+    /** One Redlock attempt: lock on a majority, then the fencing token on a majority, within the validity. */
+    private Attempt attempt(String key, String token, long leaseMillis) {
+        long start = System.nanoTime();
+        long validUntil = start + validityNanos(leaseMillis);
+        Round<RedlockNode.Taken> locked = Round.send(this.nodes, this.quorum, this.calls,
+                (node) -> node.acquire(key, token, leaseMillis), RedlockNode.Taken::acquired);
+        try {
+            locked.await(validUntil, false);
+            if (locked.successes() >= this.quorum && System.nanoTime() - validUntil < 0) {
+                long fence = nextFence(key, locked, validUntil);
+                if (fence > 0) {
+                    return new Attempt(new RedlockHandle(this, key, token, fence, leaseMillis, start, locked),
+                            locked);
+                }
+            }
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            undo(key, token, locked);
+            throw new LockException("Interrupted while acquiring lock '" + key + "'", ex);
+        }
+        catch (RuntimeException | Error ex) {
+            undo(key, token, locked);
+            throw ex;
+        }
+        undo(key, token, locked);
+        return new Attempt(null, locked);
+    }
+
+    /**
+     * How many nodes answered the failed last attempt without an error, once every node answered or failed
+     * (bounded by the command timeout, and the validity as a backstop): whether the lock is taken by someone
+     * else or a majority is out of reach.
+     */
+    private int reachable(Round<RedlockNode.Taken> round, long leaseMillis) {
+        try {
+            round.await(System.nanoTime() + validityNanos(leaseMillis), true);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        return this.nodes.length - round.errors();
+    }
+
+    /**
+     * Undoes a failed attempt: releases the token on every node now, and again on each node whose answer
+     * comes later (its acquisition may have run after this release, over another connection).
+     */
+    private void undo(String key, String token, Round<RedlockNode.Taken> attempt) {
+        attempt.whenAnswered((index) -> {
+            try {
+                this.calls.execute(() -> this.nodes[index].release(key, token));
+            }
+            catch (RuntimeException ex) {
+                logger.debug("Could not undo a late Redlock attempt on " + this.nodes[index], ex);
+            }
+        });
+        releaseEverywhere(key, token);
+    }
+
+    /**
+     * The fencing token: one more than the largest counter of the nodes that took the lock (a majority), raised
+     * to on every node and confirmed by a majority within the validity time.
+     * @return the token, or 0 when a majority did not confirm it in time
+     */
+    private long nextFence(String key, Round<RedlockNode.Taken> locked, long validUntil)
+            throws InterruptedException {
+        long max = 0;
+        for (int i = 0; i < this.nodes.length; i++) {
+            RedlockNode.Taken taken = locked.answer(i);
+            if (taken != null && taken.acquired()) {
+                max = Math.max(max, taken.counter());
+            }
+        }
+        long fence = max + 1;
+        Round<Long> raised = Round.send(this.nodes, this.quorum, this.calls, (node) -> node.raiseFence(key, fence),
+                (stored) -> stored == fence);
+        raised.await(validUntil, false);
+        for (int i = 0; i < this.nodes.length; i++) {
+            Long stored = raised.answer(i);
+            if (stored != null && stored > fence) {
+                throw new LockException("Redlock node " + i + " holds fencing token " + stored + " for lock '" + key
+                        + "', larger than the " + fence + " a majority agreed on: a node lost its data or the "
+                        + "nodes are shared with another configuration; not taken");
+            }
+        }
+        return (raised.successes() >= this.quorum && System.nanoTime() - validUntil < 0) ? fence : 0;
+    }
+
+    /** The lease less a clock drift allowance of 1% plus 2 ms, in ns. */
+    static long validityNanos(long leaseMillis) {
+        return TimeUnit.MILLISECONDS.toNanos(leaseMillis - leaseMillis / 100 - 2);
+    }
+
+    /** Best effort, without waiting: whatever the token took on any node goes. */
+    void releaseEverywhere(String key, String token) {
+        Round.send(this.nodes, this.quorum, this.calls, (node) -> node.release(key, token), (released) -> released);
+    }
+
+    RedlockNode[] nodes() {
+        return this.nodes;
+    }
+
+    int quorum() {
+        return this.quorum;
+    }
+
+    ExecutorService calls() {
+        return this.calls;
+    }
+
+    void lost(RedlockHandle handle, io.github.redislock.LockLossDetection detection) {
+        logger.warn("Redlock lock '" + handle.key() + "' (fencing token " + handle.fencingToken() + ") was lost, "
+                + "detected at " + detection + ": a majority of nodes no longer holds it, so another holder may "
+                + "have run the same critical section");
+        try {
+            this.lossListener.lockLost(handle.key(), handle.token(), handle.fencingToken(), detection);
+        }
+        catch (RuntimeException ex) {
+            logger.warn("Lock loss listener failed for '" + handle.key() + "'", ex);
+        }
+    }
+
+    private static String newToken() {
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    /** Stops renewing (held locks then expire with their lease) and the node calls. */
+    @Override
+    public void close() {
+        this.scheduler.shutdownNow();
+        this.calls.shutdownNow();
+    }
+
+    private record Attempt(@Nullable RedlockHandle handle, Round<RedlockNode.Taken> round) {
+    }
+}

@@ -1,0 +1,103 @@
+package io.github.redislock.redlock;
+
+import java.util.Arrays;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * One independent Redis master of a Redlock: the single-Redis engine's scripts ({@code acquire.lua} as a
+ * single attempt that neither queues nor takes over, {@code renew.lua}, {@code unlock.lua}) and
+ * {@code fence.lua} on the node's own connection factory. Errors surface as the client library's exceptions;
+ * {@link RedlockClient} counts them as a node that did not answer.
+ */
+final class RedlockNode {
+
+    @SuppressWarnings("rawtypes")
+    private static final RedisScript<List> ACQUIRE = script("core/acquire.lua", List.class);
+
+    @SuppressWarnings("rawtypes")
+    private static final RedisScript<List> RENEW = script("core/renew.lua", List.class);
+
+    private static final RedisScript<Long> UNLOCK = script("core/unlock.lua", Long.class);
+
+    private static final RedisScript<Long> FENCE = script("redlock/fence.lua", Long.class);
+
+    private final String name;
+
+    private final StringRedisTemplate redis;
+
+    RedlockNode(String name, RedisConnectionFactory connectionFactory) {
+        this.name = name;
+        this.redis = new StringRedisTemplate(connectionFactory);
+    }
+
+    /**
+     * One attempt on the key, and the lock's fencing counter on this node, read after the attempt.
+     * @return the stored value when acquired, else {@code null}; and the counter (0 when none)
+     */
+    Taken acquire(String key, String token, long leaseMillis) {
+        List<?> reply = this.redis.execute(ACQUIRE, scriptKeys(key), token, Long.toString(leaseMillis));
+        if (reply == null || ((Number) reply.get(0)).longValue() != 1L) {
+            return new Taken(null, 0);
+        }
+        String counter = this.redis.opsForValue().get(fenceKey(key));
+        return new Taken(token + ':' + ((Number) reply.get(1)).longValue(),
+                (counter != null) ? Long.parseLong(counter) : 0);
+    }
+
+    /** Raises the key's fencing counter to at least the token; returns the counter afterwards. */
+    long raiseFence(String key, long token) {
+        Long stored = this.redis.execute(FENCE, List.of(fenceKey(key)), Long.toString(token));
+        return (stored != null) ? stored : 0;
+    }
+
+    /** Compare-and-extend: whether the key still held the value and was extended. */
+    boolean renew(String key, String value, long leaseMillis) {
+        List<?> reply = this.redis.execute(RENEW, List.of(key), Long.toString(leaseMillis), value);
+        return reply != null && ((Number) reply.get(0)).longValue() == 1L;
+    }
+
+    /** Compare-and-release of whatever the token holds here; whether it held it. */
+    boolean release(String key, String token) {
+        Long released = this.redis.execute(UNLOCK, scriptKeys(key), token + ':');
+        return released != null && released != 0L;
+    }
+
+    /** The key's value on this node. */
+    @Nullable String read(String key) {
+        return this.redis.opsForValue().get(key);
+    }
+
+    /** The fencing counter of a lock key: next to it, never expiring (it must outlive every lease). */
+    static String fenceKey(String key) {
+        return key + ":redlock-fence";
+    }
+
+    /** The lock key and the queue keys the shared scripts expect (never used on this path: nobody queues). */
+    private static List<String> scriptKeys(String key) {
+        return Arrays.asList(key, key + ":queue", key + ":queue-entries");
+    }
+
+    private static <T> RedisScript<T> script(String path, Class<T> type) {
+        return RedisScript.of(new ClassPathResource("io/github/redislock/" + path), type);
+    }
+
+    @Override
+    public String toString() {
+        return this.name;
+    }
+
+    /** What one attempt found on this node. */
+    record Taken(@Nullable String value, long counter) {
+
+        boolean acquired() {
+            return this.value != null;
+        }
+    }
+}

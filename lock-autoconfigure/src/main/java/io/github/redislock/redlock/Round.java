@@ -1,0 +1,148 @@
+package io.github.redislock.redlock;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.IntConsumer;
+import java.util.function.Predicate;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One call sent to every node at once, and its answers as they come: the caller waits until a majority
+ * succeeded, a majority can no longer succeed, or (when it asks for all) every node answered, or its deadline.
+ * A node that answers later is still recorded (an acquisition that went through after all, say).
+ */
+final class Round<T> {
+
+    private final Object[] answers;
+
+    private final Predicate<T> success;
+
+    private final int quorum;
+
+    private int successes;
+
+    private int failures;
+
+    private int errors;
+
+    /** Told of every answer that arrives after {@link #whenAnswered} was called, off the caller's thread. */
+    private @Nullable IntConsumer late;
+
+    private Round(int nodes, int quorum, Predicate<T> success) {
+        this.answers = new Object[nodes];
+        this.quorum = quorum;
+        this.success = success;
+    }
+
+    /** Sends the call to every node on the executor. */
+    static <T> Round<T> send(RedlockNode[] nodes, int quorum, Executor executor, Function<RedlockNode, T> call,
+            Predicate<T> success) {
+        Round<T> round = new Round<>(nodes.length, quorum, success);
+        for (int i = 0; i < nodes.length; i++) {
+            int index = i;
+            try {
+                executor.execute(() -> {
+                    try {
+                        round.answered(index, call.apply(nodes[index]), null);
+                    }
+                    catch (RuntimeException ex) {
+                        round.answered(index, null, ex);
+                    }
+                });
+            }
+            catch (RuntimeException ex) {
+                round.answered(index, null, ex);
+            }
+        }
+        return round;
+    }
+
+    private void answered(int index, @Nullable T answer, @Nullable RuntimeException failure) {
+        IntConsumer late;
+        synchronized (this) {
+            this.answers[index] = (failure != null) ? failure : answer;
+            if (failure == null && this.success.test(answer)) {
+                this.successes++;
+            }
+            else {
+                this.failures++;
+                if (failure != null) {
+                    this.errors++;
+                }
+            }
+            late = this.late;
+            notifyAll();
+        }
+        if (late != null) {
+            late.accept(index);
+        }
+    }
+
+    /**
+     * Runs the action for every node that has not answered yet, once it does: an undo that must come after
+     * the call on that node, whichever connection each goes over.
+     */
+    void whenAnswered(IntConsumer action) {
+        synchronized (this) {
+            this.late = action;
+        }
+    }
+
+    /** Nodes whose call failed with an error (unreachable, timed out). */
+    synchronized int errors() {
+        return this.errors;
+    }
+
+    /**
+     * Waits until decided or the deadline ({@link System#nanoTime()}).
+     * @param all wait for every node's answer, not just for the outcome
+     */
+    synchronized void await(long deadline, boolean all) throws InterruptedException {
+        while (!(all ? this.successes + this.failures == this.answers.length : decided())) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+    }
+
+    private boolean decided() {
+        return this.successes >= this.quorum || this.failures > this.answers.length - this.quorum
+                || this.successes + this.failures == this.answers.length;
+    }
+
+    synchronized int successes() {
+        return this.successes;
+    }
+
+    /** Nodes that answered at all (successfully or not, but without an error). */
+    synchronized int answered() {
+        int answered = 0;
+        for (Object answer : this.answers) {
+            if (answer != null && !(answer instanceof RuntimeException)) {
+                answered++;
+            }
+        }
+        return answered;
+    }
+
+    /** The node's answer so far, {@code null} if none or an error. */
+    @SuppressWarnings("unchecked")
+    synchronized @Nullable T answer(int index) {
+        Object answer = this.answers[index];
+        return (answer instanceof RuntimeException) ? null : (T) answer;
+    }
+
+    /** The first error a node raised, for the message of a failure. */
+    synchronized @Nullable RuntimeException firstError() {
+        for (Object answer : this.answers) {
+            if (answer instanceof RuntimeException ex) {
+                return ex;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,112 @@
+package io.github.redislock.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.github.redislock.DistributedLockTemplate;
+import io.github.redislock.LockHandle;
+import io.github.redislock.LockProvider;
+import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.redlock.RedlockClient;
+import io.github.redislock.support.LockContexts;
+import io.github.redislock.support.TestConnections.ClientLibrary;
+import io.github.redislock.testsupport.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code redis-lock.redlock.nodes}: Redlock as the lock provider, on connections built with the application's
+ * client library and settings; without it the one-Redis engine; bad node lists fail the start-up.
+ */
+class RedlockAutoConfigurationTest {
+
+    private static RedisServer application;
+
+    private static List<RedisServer> nodes;
+
+    @BeforeAll
+    static void startServers() {
+        application = RedisServer.start();
+        nodes = List.of(RedisServer.start(), RedisServer.start(), RedisServer.start());
+    }
+
+    @AfterAll
+    static void stopServers() {
+        application.close();
+        nodes.forEach(RedisServer::close);
+    }
+
+    private static ApplicationContextRunner runner() {
+        return LockContexts.runner(application);
+    }
+
+    private static String nodeList() {
+        return String.join(",", nodes.stream().map(RedisServer::url).toList());
+    }
+
+    @ParameterizedTest
+    @EnumSource(ClientLibrary.class)
+    void nodesMakeRedlockTheLockProviderOnTheApplicationsClientLibrary(ClientLibrary library) {
+        runner().withPropertyValues("redis-lock.redlock.nodes=" + nodeList(),
+                "spring.data.redis.client-type=" + library.clientType(), "redis-lock.key-prefix=app:")
+            .run((context) -> {
+                assertThat(context).hasNotFailed();
+                assertThat(context.getBean(LockProvider.class)).isInstanceOf(RedlockClient.class);
+                assertThat(context).doesNotHaveBean(RedisLockClient.class);
+                DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+                try (LockHandle handle = template.tryAcquire("job", Duration.ZERO, null).orElseThrow()) {
+                    String owner = handle.token().substring(0, handle.token().indexOf(':') + 1);
+                    org.awaitility.Awaitility.await().untilAsserted(() -> assertThat(nodes).allSatisfy((node) ->
+                            assertThat((String) node.command("GET", "app:job")).startsWith(owner)));
+                    assertThat(application.command("EXISTS", "app:job")).isEqualTo(0L);
+                }
+                RedlockConnections connections = context.getBean(RedlockConnections.class);
+                assertThat(connections.factories()).hasSize(3)
+                    .allSatisfy((factory) -> assertThat(factory.getClass().getSimpleName())
+                        .startsWithIgnoringCase(library.clientType()));
+            });
+    }
+
+    @Test
+    void withoutNodesTheOneRedisEngineLocks() {
+        runner().run((context) -> {
+            assertThat(context.getBean(LockProvider.class)).isInstanceOf(RedisLockClient.class);
+            assertThat(context).doesNotHaveBean(RedlockConnections.class);
+        });
+    }
+
+    @Test
+    void fewerThanThreeNodesFailTheStartUpWithCauseAndFix() {
+        runner().withPropertyValues("redis-lock.redlock.nodes=" + nodes.get(0).url() + "," + nodes.get(1).url())
+            .run((context) -> {
+                FailureAnalysis analysis = new LockConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
+                assertThat(analysis.getDescription()).contains("lists 2 Redis master(s)");
+                assertThat(analysis.getAction()).contains("at least 3");
+            });
+    }
+
+    @Test
+    void aNodeListedTwiceOrNotARedisUrlFailsTheStartUp() {
+        runner().withPropertyValues("redis-lock.redlock.nodes=" + nodeList() + "," + nodes.get(0).url())
+            .run((context) -> assertThat(new LockConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
+                .getDescription()).contains("twice"));
+        runner().withPropertyValues("redis-lock.redlock.nodes=" + nodeList() + ",http://127.0.0.1:1")
+            .run((context) -> assertThat(new LockConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
+                .getDescription()).contains("not a redis:// URL"));
+    }
+
+    @Test
+    void replicaAcknowledgementWithRedlockFailsTheStartUp() {
+        runner().withPropertyValues("redis-lock.redlock.nodes=" + nodeList(), "redis-lock.replicas-to-acknowledge=1")
+            .run((context) -> assertThat(new LockConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
+                .getAction()).contains("redis-lock.replicas-to-acknowledge to 0"));
+    }
+}

@@ -1,0 +1,250 @@
+package io.github.redislock.redlock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import io.github.redislock.LockException;
+import io.github.redislock.LockHandle;
+import io.github.redislock.LockLossDetection;
+import io.github.redislock.LockNotAcquiredException;
+import io.github.redislock.LockRequest;
+import io.github.redislock.support.TestConnections;
+import io.github.redislock.testsupport.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Redlock on five independent local masters, with faults: nodes down, paused past the lease, restarted
+ * empty; and fencing tokens through different majorities. Judged by reading the nodes directly.
+ */
+class RedlockClientTest {
+
+    private static final String KEY = "redlock:lock";
+
+    /** Short, so that a paused node costs an attempt little. */
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
+
+    private static final List<RedisServer> masters = new ArrayList<>();
+
+    /** Per test: a restarted node's connection would otherwise still be in its reconnect back-off. */
+    private final List<RedisConnectionFactory> factories = new ArrayList<>();
+
+    private final List<RedlockClient> clients = new ArrayList<>();
+
+    private final List<String> lost = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void startMasters() {
+        for (int i = 0; i < 5; i++) {
+            masters.add(RedisServer.start());
+        }
+    }
+
+    @AfterAll
+    static void stopMasters() {
+        masters.forEach(RedisServer::close);
+    }
+
+    @AfterEach
+    void restoreNodes() {
+        this.clients.forEach(RedlockClient::close);
+        this.factories.forEach(TestConnections::destroy);
+        for (RedisServer master : masters) {
+            if (!master.isRunning()) {
+                master.restart();
+            }
+            master.resume();
+            master.flushAll();
+        }
+    }
+
+    private RedlockClient client(Duration lease) {
+        if (this.factories.isEmpty()) {
+            for (RedisServer master : masters) {
+                this.factories.add(TestConnections.lettuce(master, COMMAND_TIMEOUT));
+            }
+        }
+        RedlockClient client = new RedlockClient(this.factories, "", lease,
+                (key, token, fence, detection) -> this.lost.add(key + " " + detection));
+        this.clients.add(client);
+        return client;
+    }
+
+    private static LockHandle acquire(RedlockClient client, Duration wait, Duration lease) {
+        return client.acquire(LockRequest.of(KEY, wait, lease));
+    }
+
+    /** How many masters hold the handle's token now. */
+    private static long holders(LockHandle handle) {
+        String owner = handle.token().substring(0, handle.token().indexOf(':') + 1);
+        return masters.stream().filter(RedisServer::isRunning).filter((master) -> {
+            Object value = master.command("GET", KEY);
+            return value != null && ((String) value).startsWith(owner);
+        }).count();
+    }
+
+    /** An acquisition returns once a majority took the lock; the other nodes' answers follow. */
+    private static void awaitHolders(LockHandle handle, long nodes) {
+        await().untilAsserted(() -> assertThat(holders(handle)).isEqualTo(nodes));
+    }
+
+    @Test
+    void takesTheLockOnEveryNodeWithOneTokenAndReleasesItEverywhere() {
+        RedlockClient client = client(Duration.ofSeconds(30));
+        LockHandle handle = acquire(client, Duration.ZERO, Duration.ofSeconds(10));
+        awaitHolders(handle, 5);
+        assertThat(handle.isHeld()).isTrue();
+        assertThat(handle.verifyHeld()).isTrue();
+        handle.close();
+        await().untilAsserted(() -> assertThat(masters)
+            .allSatisfy((master) -> assertThat(master.command("EXISTS", KEY)).isEqualTo(0L)));
+    }
+
+    @Test
+    void aSecondClientIsKeptOutAndGetsTheLockByWaitingOnceItIsReleased() throws Exception {
+        RedlockClient first = client(Duration.ofSeconds(30));
+        RedlockClient second = client(Duration.ofSeconds(30));
+        LockHandle held = acquire(first, Duration.ZERO, Duration.ofSeconds(10));
+        assertThatThrownBy(() -> acquire(second, Duration.ofMillis(200), Duration.ofSeconds(10)))
+            .isInstanceOf(LockNotAcquiredException.class);
+        CompletableFuture<LockHandle> waiter = CompletableFuture
+            .supplyAsync(() -> acquire(second, Duration.ofSeconds(20), Duration.ofSeconds(10)));
+        await().pollDelay(Duration.ofMillis(200)).until(() -> !waiter.isDone());
+        long releasedFence = held.fencingToken();
+        held.close();
+        LockHandle next = waiter.get(20, TimeUnit.SECONDS);
+        assertThat(next.fencingToken()).isGreaterThan(releasedFence);
+        awaitHolders(next, 5);
+        next.close();
+    }
+
+    @Test
+    void oneAndTwoNodesDownStillLock() {
+        RedlockClient client = client(Duration.ofSeconds(30));
+        masters.get(0).stop();
+        try (LockHandle handle = acquire(client, Duration.ZERO, Duration.ofSeconds(10))) {
+            awaitHolders(handle, 4);
+        }
+        masters.get(3).stop();
+        try (LockHandle handle = acquire(client, Duration.ZERO, Duration.ofSeconds(10))) {
+            awaitHolders(handle, 3);
+            assertThatThrownBy(() -> acquire(client(Duration.ofSeconds(30)), Duration.ZERO, Duration.ofSeconds(10)))
+                .isInstanceOf(LockNotAcquiredException.class);
+        }
+    }
+
+    @Test
+    void threeNodesDownFailClosedWithinTheWaitAndLeaveNothingLocked() {
+        RedlockClient client = client(Duration.ofSeconds(30));
+        masters.get(0).stop();
+        masters.get(2).stop();
+        masters.get(4).stop();
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> acquire(client, Duration.ofMillis(500), Duration.ofSeconds(10)))
+            .isInstanceOf(LockException.class)
+            .hasMessageContaining("Only 2 of 5 Redlock nodes answered");
+        // Bounded by the wait and the command timeout, not by the lease (a hang would show here).
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+        await().untilAsserted(() -> {
+            assertThat(masters.get(1).command("EXISTS", KEY)).isEqualTo(0L);
+            assertThat(masters.get(3).command("EXISTS", KEY)).isEqualTo(0L);
+        });
+    }
+
+    @Test
+    void aNodePausedPastTheLeaseNeitherBlocksNorBreaksTheNextHolder() {
+        RedlockClient first = client(Duration.ofSeconds(30));
+        RedlockClient second = client(Duration.ofSeconds(30));
+        LockHandle expiring = acquire(first, Duration.ZERO, Duration.ofMillis(700));
+        RedisServer paused = masters.get(2);
+        paused.pause();
+        // The first lock's lease runs out on the four others; the second client gets it there.
+        LockHandle next = acquire(second, Duration.ofSeconds(10), Duration.ofSeconds(10));
+        assertThat(expiring.isHeld()).isFalse();
+        assertThat(next.fencingToken()).isGreaterThan(expiring.fencingToken());
+        paused.resume();
+        // The paused node's copy of the first lock expired there too (Redis counts leases in wall time).
+        assertThat(paused.command("GET", KEY)).satisfiesAnyOf((value) -> assertThat(value).isNull(),
+                (value) -> assertThat((String) value).startsWith(next.token().substring(0, next.token().indexOf(':'))));
+        assertThat(holders(next)).isGreaterThanOrEqualTo(4);
+        next.close();
+    }
+
+    @Test
+    void aNodeRestartedEmptyLeavesTheLockHeldOnTheMajority() {
+        RedlockClient first = client(Duration.ofSeconds(30));
+        RedlockClient second = client(Duration.ofSeconds(30));
+        LockHandle held = acquire(first, Duration.ZERO, Duration.ofSeconds(10));
+        masters.get(1).restart();
+        awaitHolders(held, 4);
+        assertThatThrownBy(() -> acquire(second, Duration.ofMillis(300), Duration.ofSeconds(10)))
+            .isInstanceOf(LockNotAcquiredException.class);
+        assertThat(held.verifyHeld()).isTrue();
+        held.close();
+        try (LockHandle next = acquire(second, Duration.ZERO, Duration.ofSeconds(10))) {
+            assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
+        }
+    }
+
+    @Test
+    void renewalKeepsTheLockOnAMajorityAndReportsItLostWhenAMajorityLostIt() {
+        RedlockClient client = client(Duration.ofMillis(900));
+        LockHandle handle = client.acquire(LockRequest.of(KEY, Duration.ZERO, null));
+        // Renewed every 300 ms: held well past its lease.
+        await().pollDelay(Duration.ofMillis(1500)).until(handle::isHeld);
+        awaitHolders(handle, 5);
+        for (int i = 0; i < 3; i++) {
+            masters.get(i).command("DEL", KEY);
+        }
+        await().atMost(Duration.ofSeconds(5)).until(handle::isLost);
+        assertThat(this.lost).containsExactly(KEY + " " + LockLossDetection.RENEWAL);
+        handle.close();
+    }
+
+    /**
+     * Nodes start with different counters; acquisitions go through different majorities (the other nodes
+     * paused). Every token is larger than all before it, although no majority sees every node's counter.
+     */
+    @Test
+    void fencingTokensStrictlyIncreaseWhateverMajorityAnswers() {
+        long[] primed = { 10, 50, 20, 0, 0 };
+        for (int i = 0; i < 5; i++) {
+            masters.get(i).command("SET", RedlockNode.fenceKey(KEY), Long.toString(primed[i]));
+        }
+        List<Set<Integer>> majorities = List.of(Set.of(0, 3, 4), Set.of(1, 2, 3), Set.of(2, 3, 4), Set.of(0, 2, 4),
+                Set.of(0, 1, 3), Set.of(3, 4, 0), Set.of(1, 2, 4));
+        RedlockClient client = client(Duration.ofSeconds(30));
+        List<Long> tokens = new ArrayList<>();
+        for (Set<Integer> majority : majorities) {
+            for (int i = 0; i < 5; i++) {
+                if (!majority.contains(i)) {
+                    masters.get(i).pause();
+                }
+            }
+            try (LockHandle handle = acquire(client, Duration.ZERO, Duration.ofSeconds(10))) {
+                tokens.add(handle.fencingToken());
+            }
+            finally {
+                masters.forEach(RedisServer::resume);
+            }
+        }
+        // The first majority did not include node 1, whose counter was the largest: 51 only comes from a
+        // majority that, like every one, shares a node with the one before.
+        assertThat(tokens).isSorted().doesNotHaveDuplicates();
+        assertThat(tokens.get(0)).isEqualTo(11);
+        assertThat(tokens.get(1)).isEqualTo(51);
+    }
+}
