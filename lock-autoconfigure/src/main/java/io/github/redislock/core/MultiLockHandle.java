@@ -9,18 +9,20 @@ import io.github.redislock.LockHandle;
 /**
  * Several locks taken together and released together, in reverse order of acquisition. {@link #key()} lists
  * the keys separated by commas; {@link #token()} and {@link #fencingToken()} are those of the first key.
+ * Public for the other engine ({@code io.github.redislock.redlock}), which composes its locks the same way.
  */
-final class MultiLockHandle implements LockHandle {
+public final class MultiLockHandle implements LockHandle {
 
-    private final List<RedisLockHandle> handles;
+    private final List<LockHandle> handles;
 
     private final String keys;
 
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    MultiLockHandle(List<RedisLockHandle> handles) {
+    /** @param handles the locks, in the order they were taken */
+    public MultiLockHandle(List<? extends LockHandle> handles) {
         this.handles = List.copyOf(handles);
-        this.keys = String.join(",", handles.stream().map(RedisLockHandle::key).toList());
+        this.keys = String.join(",", handles.stream().map(LockHandle::key).toList());
     }
 
     @Override
@@ -43,7 +45,7 @@ final class MultiLockHandle implements LockHandle {
         if (this.closed.get()) {
             return false;
         }
-        for (RedisLockHandle handle : this.handles) {
+        for (LockHandle handle : this.handles) {
             if (!handle.isHeld()) {
                 return false;
             }
@@ -53,7 +55,7 @@ final class MultiLockHandle implements LockHandle {
 
     @Override
     public boolean isLost() {
-        for (RedisLockHandle handle : this.handles) {
+        for (LockHandle handle : this.handles) {
             if (handle.isLost()) {
                 return true;
             }
@@ -64,7 +66,7 @@ final class MultiLockHandle implements LockHandle {
     @Override
     public boolean verifyHeld() {
         boolean held = true;
-        for (RedisLockHandle handle : this.handles) {
+        for (LockHandle handle : this.handles) {
             held &= handle.verifyHeld();
         }
         return held;

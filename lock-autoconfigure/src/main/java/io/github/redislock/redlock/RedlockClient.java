@@ -22,6 +22,7 @@ import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockProvider;
 import io.github.redislock.LockRequest;
 import io.github.redislock.core.LockLossListener;
+import io.github.redislock.core.MultiLockHandle;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -131,7 +132,7 @@ public final class RedlockClient implements LockProvider, AutoCloseable {
             }
             throw ex;
         }
-        return (taken.size() == 1) ? taken.get(0) : new RedlockHandles(taken);
+        return (taken.size() == 1) ? taken.get(0) : new MultiLockHandle(taken);
     }
 
     private @Nullable RedlockHandle acquireOne(String key, long leaseMillis, boolean renew, long deadline) {

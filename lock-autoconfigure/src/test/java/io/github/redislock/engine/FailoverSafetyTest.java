@@ -8,12 +8,10 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockLostEvent;
 import io.github.redislock.support.TestConnections.ClientLibrary;
-import io.github.redislock.testsupport.RedisSentinel;
+import io.github.redislock.testsupport.RedisSentinelExtension;
 import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -25,7 +23,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * What asynchronous replication does to a lock in a failover, and what replica acknowledgement changes, on a
  * Sentinel-managed master with one replica, on Lettuce and on Jedis. The replica "lags" for good: it is cut off
- * the master's writes ({@link RedisSentinel#detach}) yet stays the one Sentinel promotes.
+ * the master's writes ({@link io.github.redislock.testsupport.RedisSentinel#detach}) yet stays the one Sentinel promotes.
  * <p>
  * Without acknowledgement the lock is lost in the failover and a second application takes it while the first
  * still holds it; the first is told at its next renewal. That test documents the limit and fails if the
@@ -38,52 +36,39 @@ class FailoverSafetyTest {
 
     private static final String KEY = "failover:lock";
 
+    /** Long enough for an attached replica on a loaded machine, within the 2 s command timeout. */
     private static final String[] ACKNOWLEDGED = { "redis-lock.replicas-to-acknowledge=1",
+            "redis-lock.replication-timeout=1500ms" };
+
+    /** A replica that will not acknowledge: no need to wait long for it. */
+    private static final String[] ACKNOWLEDGED_QUICKLY = { "redis-lock.replicas-to-acknowledge=1",
             "redis-lock.replication-timeout=300ms" };
 
     @Parameter
     ClientLibrary library;
 
-    private static RedisSentinel sentinel;
+    @RegisterExtension
+    static final RedisSentinelExtension sentinel = RedisSentinelExtension.healedAfterEach(1);
+
+    @RegisterExtension
+    final LockApplications applications = new LockApplications();
 
     private LockApplication first;
 
     private LockApplication second;
 
-    @BeforeAll
-    static void startSentinel() {
-        sentinel = RedisSentinel.start(1);
-    }
-
-    @AfterAll
-    static void stopSentinel() {
-        sentinel.close();
-    }
-
-    @AfterEach
-    void closeApplicationsAndHeal() {
-        if (this.first != null) {
-            this.first.close();
-        }
-        if (this.second != null) {
-            this.second.close();
-        }
-        sentinel.heal();
-        sentinel.master().flushAll();
-    }
-
     @Test
     void withoutAcknowledgementALockLostInAFailoverIsTakenBySomeoneElseAndItsHolderIsToldAtRenewal() {
-        this.first = LockApplication.start(sentinel, this.library);
-        this.second = LockApplication.start(sentinel, this.library);
-        RedisServer master = sentinel.master();
-        RedisServer replica = sentinel.replicas().get(0);
-        sentinel.detach(replica);
+        this.first = this.applications.start(sentinel.topology(), this.library);
+        this.second = this.applications.start(sentinel.topology(), this.library);
+        RedisServer master = sentinel.topology().master();
+        RedisServer replica = sentinel.topology().replicas().get(0);
+        sentinel.topology().detach(replica);
         LockHandle held = this.first.template().tryAcquire(KEY, Duration.ZERO, null).orElseThrow();
         assertThat(master.command("GET", LockApplication.PREFIX + KEY)).isEqualTo(held.token());
 
         master.kill();
-        assertThat(sentinel.failover()).isSameAs(replica);
+        assertThat(sentinel.topology().failover()).isSameAs(replica);
 
         // The violation: the second application gets the lock the first one still holds (and has not been told).
         LockHandle intruder = await().ignoreExceptions()
@@ -107,9 +92,9 @@ class FailoverSafetyTest {
 
     @Test
     void withAcknowledgementALockTheReplicaDidNotReceiveIsNeverTaken() {
-        this.first = LockApplication.start(sentinel, this.library, ACKNOWLEDGED);
-        RedisServer master = sentinel.master();
-        sentinel.detach(sentinel.replicas().get(0));
+        this.first = this.applications.start(sentinel.topology(), this.library, ACKNOWLEDGED_QUICKLY);
+        RedisServer master = sentinel.topology().master();
+        sentinel.topology().detach(sentinel.topology().replicas().get(0));
 
         assertThatThrownBy(() -> this.first.template().run(KEY, Duration.ZERO, null, () -> {
             throw new AssertionError("ran without the replica's acknowledgement");
@@ -120,16 +105,16 @@ class FailoverSafetyTest {
 
     @Test
     void withAcknowledgementALockSurvivesTheFailoverThatLosesTheMaster() {
-        this.first = LockApplication.start(sentinel, this.library, ACKNOWLEDGED);
-        this.second = LockApplication.start(sentinel, this.library, ACKNOWLEDGED);
-        RedisServer master = sentinel.master();
+        this.first = this.applications.start(sentinel.topology(), this.library, ACKNOWLEDGED);
+        this.second = this.applications.start(sentinel.topology(), this.library, ACKNOWLEDGED);
+        RedisServer master = sentinel.topology().master();
         LockHandle held = this.first.template().tryAcquire(KEY, Duration.ZERO, null).orElseThrow();
         // Acknowledged, so the replica has it: cut it off now, as in the test without acknowledgement.
-        RedisServer replica = sentinel.replicas().get(0);
-        sentinel.detach(replica);
+        RedisServer replica = sentinel.topology().replicas().get(0);
+        sentinel.topology().detach(replica);
 
         master.kill();
-        assertThat(sentinel.failover()).isSameAs(replica);
+        assertThat(sentinel.topology().failover()).isSameAs(replica);
 
         assertThat(replica.command("GET", LockApplication.PREFIX + KEY)).isEqualTo(held.token());
         Optional<LockHandle> intruder = await().ignoreExceptions()
@@ -141,14 +126,14 @@ class FailoverSafetyTest {
 
     @Test
     void askingMoreReplicasThanThereAreFailsEveryAcquisitionClosed() {
-        this.first = LockApplication.start(sentinel, this.library, "redis-lock.replicas-to-acknowledge=2",
+        this.first = this.applications.start(sentinel.topology(), this.library, "redis-lock.replicas-to-acknowledge=2",
                 "redis-lock.replication-timeout=100ms");
         assertThatThrownBy(() -> this.first.template().tryAcquire(KEY, Duration.ZERO, null))
             .isInstanceOf(LockException.class)
             .hasMessageContaining("acknowledged by 1 of the 2 replica");
-        assertThat(sentinel.master().command("EXISTS", LockApplication.PREFIX + KEY)).isEqualTo(0L);
+        assertThat(sentinel.topology().master().command("EXISTS", LockApplication.PREFIX + KEY)).isEqualTo(0L);
         // With enough replicas it takes the lock.
-        this.second = LockApplication.start(sentinel, this.library, ACKNOWLEDGED);
+        this.second = this.applications.start(sentinel.topology(), this.library, ACKNOWLEDGED);
         assertThat(this.second.template().tryAcquire(KEY, Duration.ZERO, null)).isPresent();
     }
 }

@@ -8,12 +8,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.redislock.LockHandle;
 import io.github.redislock.support.TestConnections.ClientLibrary;
-import io.github.redislock.testsupport.RedisSentinel;
+import io.github.redislock.testsupport.RedisSentinelExtension;
 import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -37,44 +35,26 @@ class SentinelLockTest {
     @Parameter
     ClientLibrary library;
 
-    private static RedisSentinel sentinel;
+    @RegisterExtension
+    static final RedisSentinelExtension sentinel = RedisSentinelExtension.healedAfterEach(2);
+
+    @RegisterExtension
+    final LockApplications applications = new LockApplications();
 
     private LockApplication first;
 
     private LockApplication second;
 
-    @BeforeAll
-    static void startSentinel() {
-        sentinel = RedisSentinel.start(2);
-    }
-
-    @AfterAll
-    static void stopSentinel() {
-        sentinel.close();
-    }
-
-    @AfterEach
-    void closeApplicationsAndHeal() {
-        if (this.first != null) {
-            this.first.close();
-        }
-        if (this.second != null) {
-            this.second.close();
-        }
-        sentinel.heal();
-        sentinel.master().flushAll();
-    }
-
     private void startApplications() {
-        this.first = LockApplication.start(sentinel, this.library);
-        this.second = LockApplication.start(sentinel, this.library);
+        this.first = this.applications.start(sentinel.topology(), this.library);
+        this.second = this.applications.start(sentinel.topology(), this.library);
     }
 
     @Test
     void locksAndHandsOffOnTheMasterSentinelNames() throws Exception {
         startApplications();
         LockHandle held = this.first.template().tryAcquire(KEY, Duration.ZERO, null).orElseThrow();
-        assertThat(sentinel.master().command("GET", LockApplication.PREFIX + KEY)).isEqualTo(held.token());
+        assertThat(sentinel.topology().master().command("GET", LockApplication.PREFIX + KEY)).isEqualTo(held.token());
         AtomicBoolean released = new AtomicBoolean();
         CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> this.second.template()
             .execute(KEY, Duration.ofSeconds(30), null, released::get));
@@ -88,8 +68,8 @@ class SentinelLockTest {
     void aLockHeldThroughAFailoverIsStillHeldOnTheNewMaster() {
         startApplications();
         LockHandle held = this.first.template().tryAcquire(KEY, Duration.ZERO, null).orElseThrow();
-        sentinel.awaitReplicated();
-        RedisServer promoted = sentinel.failover();
+        sentinel.topology().awaitReplicated();
+        RedisServer promoted = sentinel.topology().failover();
         String key = LockApplication.PREFIX + KEY;
         assertThat(promoted.command("GET", key)).isEqualTo(held.token());
 
@@ -119,8 +99,8 @@ class SentinelLockTest {
         AtomicBoolean released = new AtomicBoolean();
         CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> this.second.template()
             .execute(KEY, Duration.ofSeconds(60), null, released::get));
-        sentinel.awaitReplicated();
-        sentinel.failover();
+        sentinel.topology().awaitReplicated();
+        sentinel.topology().failover();
         // The holder's connection has followed the failover when it can check its lock on the new master.
         await().ignoreExceptions().until(held::verifyHeld);
         assertThat(waiter).isNotDone();

@@ -1,6 +1,7 @@
 package io.github.redislock.benchmarks;
 
 import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 
 import io.github.redislock.testsupport.RespConnection;
 
@@ -43,6 +44,19 @@ public final class BenchRedis {
             }
         }
         return "?";
+    }
+
+    /** Waits until the given number of replicas are online, in sync with the benchmark Redis. */
+    public static void awaitReplicas(int replicas) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!((String) command("INFO", "replication")).contains("connected_slaves:" + replicas)
+                || ((String) command("INFO", "replication")).split("state=online", -1).length - 1 < replicas) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException(replicas + " replica(s) not in sync after 30 s");
+            }
+            // Replication sets itself up on its own timer: its state is all there is to wait on.
+            LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+        }
     }
 
     private static Object command(String... arguments) {

@@ -18,6 +18,12 @@ public final class Implementations {
     /** {@code DistributedLockTemplate.execute(key, wait, null, supplier)}: renewed lease. */
     public static final String OURS_TEMPLATE_RENEWED = "ours-template-renewed";
 
+    /** The template with a renewed lease, on Redlock over five local masters. */
+    public static final String OURS_REDLOCK = "ours-redlock-5";
+
+    /** The template with a renewed lease, each acquisition acknowledged by one replica (WAIT 1). */
+    public static final String OURS_REPLICA_ACK = "ours-replica-ack-1";
+
     public static final String LETTUCE_RAW = "lettuce-raw";
 
     public static final String NAIVE_TEMPLATE = "naive-template";

@@ -1,6 +1,7 @@
 package io.github.redislock.benchmarks.clients;
 
 import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
+import io.github.redislock.autoconfigure.RedlockAutoConfiguration;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
@@ -24,8 +25,8 @@ public final class SpringContexts {
     }
 
     /** Boot's Redis connection, Spring AOP and redis-lock, plus a {@link LockedService} bean. */
-    public static ConfigurableApplicationContext withLock(String redisUrl) {
-        return start(LockConfig.class, redisUrl);
+    public static ConfigurableApplicationContext withLock(String redisUrl, String... properties) {
+        return start(LockConfig.class, redisUrl, properties);
     }
 
     /** Boot's Redis connection only ({@code RedisConnectionFactory}, {@code StringRedisTemplate}). */
@@ -33,17 +34,18 @@ public final class SpringContexts {
         return start(RedisOnlyConfig.class, redisUrl);
     }
 
-    private static ConfigurableApplicationContext start(Class<?> config, String redisUrl) {
+    private static ConfigurableApplicationContext start(Class<?> config, String redisUrl, String... properties) {
         return new SpringApplicationBuilder(config).web(WebApplicationType.NONE)
             .properties("spring.data.redis.url=" + redisUrl, "spring.data.redis.timeout=10s",
                     "spring.main.banner-mode=off", "spring.main.register-shutdown-hook=false",
                     "spring.main.log-startup-info=false")
+            .properties(properties)
             .run();
     }
 
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfiguration({ DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
-            RedisLockAutoConfiguration.class })
+            RedisLockAutoConfiguration.class, RedlockAutoConfiguration.class })
     static class LockConfig {
 
         @Bean

@@ -38,7 +38,7 @@ public class OursBenchmark {
     @Setup(Level.Trial)
     public void start() {
         BenchRedis.flushAll();
-        this.context = SpringContexts.withLock(BenchRedis.url());
+        this.context = SpringContexts.withLock(BenchRedis.url(), lockProperties());
         this.service = this.context.getBean(LockedService.class);
         this.template = this.context.getBean(DistributedLockTemplate.class);
     }
@@ -46,6 +46,16 @@ public class OursBenchmark {
     @TearDown(Level.Trial)
     public void stop() {
         this.context.close();
+        stopped();
+    }
+
+    /** Lock properties of the topology measured; none: the one benchmark Redis. */
+    protected String[] lockProperties() {
+        return new String[0];
+    }
+
+    /** After the context closed: stop what {@link #lockProperties()} started. */
+    protected void stopped() {
     }
 
     @Benchmark

@@ -45,6 +45,8 @@ public final class UncontendedSuite {
             new Case(Implementations.OURS_ANNOTATED_RENEWED, OursBenchmark.class, "annotatedRenewedLease"),
             new Case(Implementations.OURS_TEMPLATE, OursBenchmark.class, "templateFixedLease"),
             new Case(Implementations.OURS_TEMPLATE_RENEWED, OursBenchmark.class, "templateRenewedLease"),
+            new Case(Implementations.OURS_REPLICA_ACK, TopologyBenchmark.ReplicaAck.class, "templateRenewedLease"),
+            new Case(Implementations.OURS_REDLOCK, TopologyBenchmark.Redlock.class, "templateRenewedLease"),
             new Case(Implementations.REDISSON, RedissonBenchmark.class, "fixedLease"),
             new Case(Implementations.REDISSON_WATCHDOG, RedissonBenchmark.class, "watchdog"),
             new Case(Implementations.SI_SPIN, IntegrationRegistryBenchmark.class, "spinLock"),
