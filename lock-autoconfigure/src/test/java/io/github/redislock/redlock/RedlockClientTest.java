@@ -234,7 +234,8 @@ class RedlockClientTest {
                     masters.get(i).pause();
                 }
             }
-            try (LockHandle handle = acquire(client, Duration.ZERO, Duration.ofSeconds(10))) {
+            // A wait: an attempt that misses its majority (a running node slow to answer) is retried.
+            try (LockHandle handle = acquire(client, Duration.ofSeconds(10), Duration.ofSeconds(10))) {
                 tokens.add(handle.fencingToken());
             }
             finally {
