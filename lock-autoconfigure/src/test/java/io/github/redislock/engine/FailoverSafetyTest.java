@@ -127,10 +127,11 @@ class FailoverSafetyTest {
     @Test
     void askingMoreReplicasThanThereAreFailsEveryAcquisitionClosed() {
         this.first = this.applications.start(sentinel.topology(), this.library, "redis-lock.replicas-to-acknowledge=2",
-                "redis-lock.replication-timeout=100ms");
+                "redis-lock.replication-timeout=1s");
+        // The one replica has usually acknowledged within the second; on a loaded machine it may not have.
         assertThatThrownBy(() -> this.first.template().tryAcquire(KEY, Duration.ZERO, null))
             .isInstanceOf(LockException.class)
-            .hasMessageContaining("acknowledged by 1 of the 2 replica");
+            .hasMessageMatching(".*acknowledged by [01] of the 2 replica.*");
         assertThat(sentinel.topology().master().command("EXISTS", LockApplication.PREFIX + KEY)).isEqualTo(0L);
         // With enough replicas it takes the lock.
         this.second = this.applications.start(sentinel.topology(), this.library, ACKNOWLEDGED);
