@@ -20,7 +20,11 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = RedisLockAutoConfiguration.class, afterName = {
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        // Spring Boot 3.5's names for the same.
+        "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean({ MeterRegistry.class, RedisLockClient.class })
 public final class RedisLockMetricsAutoConfiguration {

@@ -30,7 +30,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * {@link RedisLockAutoConfiguration} stays as it is), on connections built like the application's own.
  */
 @AutoConfiguration(before = RedisLockAutoConfiguration.class,
-        afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+        afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+                "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration" })
 @ConditionalOnClass(StringRedisTemplate.class)
 @ConditionalOnBooleanProperty(name = "redis-lock.enabled", matchIfMissing = true)
 @Conditional(RedlockAutoConfiguration.OnRedlockNodes.class)
