@@ -12,6 +12,7 @@ import io.github.redislock.support.LockContexts;
 import io.github.redislock.support.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,6 +37,15 @@ class RedlockAutoConfigurationTest {
     static void startServers() {
         application = RedisServer.start();
         nodes = List.of(RedisServer.start(), RedisServer.start(), RedisServer.start());
+    }
+
+    /**
+     * Each test starts from empty nodes: a release reaches a majority before the call returns, and the rest of
+     * the nodes may still be on their way when the test's application context closes.
+     */
+    @AfterEach
+    void emptyNodes() {
+        nodes.forEach(RedisServer::flushAll);
     }
 
     @AfterAll
