@@ -223,7 +223,10 @@ final class Waiting {
         long now = System.nanoTime();
         long leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
         if (grant.expiresAtNanos() - now > leaseNanos / 2) {
-            HeldLock lock = HeldLock.claimed(key, grant, leaseMillis, renewed, grant.expiresAtNanos() - leaseNanos);
+            // Held until the key's current lease ends, or until this holder's own lease would end if that is
+            // sooner: an extension to a shorter lease may already have shortened the key when its reply comes.
+            long leaseFrom = Math.min(grant.expiresAtNanos() - leaseNanos, now);
+            HeldLock lock = HeldLock.claimed(key, grant, leaseMillis, renewed, leaseFrom);
             if (renewed && grant.renewed() && grant.leaseMillis() == leaseMillis) {
                 return lock;
             }
