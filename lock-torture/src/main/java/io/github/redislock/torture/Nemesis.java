@@ -1,0 +1,164 @@
+package io.github.redislock.torture;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import io.github.redislock.testsupport.RedisSentinel;
+import io.github.redislock.testsupport.RedisServer;
+
+/**
+ * The faults, one per scenario. Each signals only processes the suite started, by PID, and returns when the
+ * fault is over (the frozen process thawed, the killed one restarted), saying when it began and ended by the
+ * witness's clock. The sleeps here are the faults' durations, not waits for something to happen.
+ */
+final class Nemesis {
+
+    private final ScenarioRun run;
+
+    private final Duration lease;
+
+    Nemesis(ScenarioRun run, Duration lease) {
+        this.run = run;
+        this.lease = lease;
+    }
+
+    Fault inject(Scenario scenario) {
+        return switch (scenario) {
+            case HEALTHY -> Fault.none(this.run.now());
+            case REDIS_PAUSE -> pauseRedis();
+            case REDIS_RESTART -> restartRedis();
+            case WORKER_KILL -> killWorker();
+            case WORKER_PAUSE -> pauseWorker();
+            case SENTINEL_FAILOVER, REPLICA_ACK_FAILOVER -> failoverWithLag();
+            case REDLOCK_FAULTS -> redlockNodes();
+        };
+    }
+
+    private Fault pauseRedis() {
+        RedisServer redis = this.run.topology(Topology.Single.class).server();
+        long start = this.run.now();
+        redis.pause();
+        pauseFor(pastTheLease());
+        redis.resume();
+        return new Fault(start, this.run.now(), everyWorker(),
+                "Redis frozen for " + pastTheLease().toMillis() + " ms");
+    }
+
+    private Fault restartRedis() {
+        RedisServer redis = this.run.topology(Topology.Single.class).server();
+        long start = this.run.now();
+        redis.kill();
+        redis.restart();
+        long end = this.run.now();
+        return new Fault(start, end, everyWorker(),
+                "Redis killed and restarted empty in " + (end - start) / 1000 + " ms");
+    }
+
+    private Fault killWorker() {
+        WorkerProcess victim = this.run.workers().get(0);
+        List<String> held = freezeWhileHolding(victim);
+        long start = this.run.now();
+        victim.kill();
+        this.run.markDead(victim);
+        return new Fault(start, this.run.now(), Set.of(victim.id()),
+                victim.id() + " killed holding " + held);
+    }
+
+    private Fault pauseWorker() {
+        WorkerProcess victim = this.run.workers().get(0);
+        List<String> held = freezeWhileHolding(victim);
+        long start = this.run.now();
+        pauseFor(pastTheLease());
+        victim.resume();
+        return new Fault(start, this.run.now(), Set.of(victim.id()),
+                victim.id() + " frozen for " + pastTheLease().toMillis() + " ms inside " + held);
+    }
+
+    /**
+     * Cuts the replica off, waits until a long section has taken its lock since (that lock then exists on the
+     * master only; with replica acknowledgement no such acquisition succeeds, and the wait ends after two leases),
+     * kills the master and promotes the replica that never saw the lock, then brings the old master back as a
+     * replica.
+     */
+    private Fault failoverWithLag() {
+        RedisSentinel sentinel = this.run.topology(Topology.Sentinel.class).sentinel();
+        RedisServer replica = sentinel.replicas().get(0);
+        long start = this.run.now();
+        Set<String> before = this.run.membersOf(SectionKind.SLOW_RESOURCE);
+        sentinel.detach(replica);
+        boolean unreplicated = awaitNewMember(SectionKind.SLOW_RESOURCE, before, this.lease.multipliedBy(2));
+        sentinel.master().kill();
+        RedisServer promoted = sentinel.failover();
+        sentinel.heal();
+        return new Fault(start, this.run.now(), everyWorker(), "replica " + replica.port() + " cut off, "
+                + (unreplicated ? "a long section locked on the master alone" : "no lock taken on the master alone")
+                + ", master killed, " + promoted.port() + " promoted, old master back as a replica");
+    }
+
+    private boolean awaitNewMember(String resource, Set<String> before, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            Set<String> now = this.run.membersOf(resource);
+            now.removeAll(before);
+            if (!now.isEmpty()) {
+                return true;
+            }
+            pauseFor(Duration.ofMillis(20));
+        }
+        return false;
+    }
+
+    private Fault redlockNodes() {
+        List<RedisServer> nodes = this.run.topology(Topology.Redlock.class).servers();
+        long start = this.run.now();
+        nodes.get(0).kill();
+        nodes.get(1).kill();
+        pauseFor(this.lease);
+        nodes.get(0).restart();
+        nodes.get(1).restart();
+        pauseFor(Duration.ofSeconds(1));
+        nodes.get(2).pause();
+        pauseFor(pastTheLease());
+        nodes.get(2).resume();
+        return new Fault(start, this.run.now(), everyWorker(), "nodes 1, 2 down for " + this.lease.toMillis()
+                + " ms and back empty; node 3 frozen for " + pastTheLease().toMillis() + " ms");
+    }
+
+    /**
+     * Freezes the worker at a moment when one of its sections is inside a resource (the witness says so, and a
+     * frozen process cannot leave); returns the resources it holds. Tries again for up to a minute.
+     */
+    private List<String> freezeWhileHolding(WorkerProcess victim) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (System.nanoTime() < deadline) {
+            victim.pause();
+            List<String> held = this.run.resourcesHeldBy(victim);
+            if (!held.isEmpty()) {
+                return held;
+            }
+            victim.resume();
+            pauseFor(Duration.ofMillis(20));
+        }
+        throw new IllegalStateException(victim + " was never seen inside a section");
+    }
+
+    private Duration pastTheLease() {
+        return this.lease.plus(this.lease.dividedBy(2));
+    }
+
+    private Set<String> everyWorker() {
+        return this.run.workers().stream().map(WorkerProcess::id).collect(Collectors.toSet());
+    }
+
+    private static void pauseFor(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted during a fault", ex);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.github.redislock.torture;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The scenarios: a topology, a nemesis, and what the verdict forbids beyond the rules that hold in every scenario
+ * (see {@link Verdict}). A <em>strict</em> scenario allows no overlap and no rejected write at all: nothing in it
+ * excuses a second holder.
+ */
+enum Scenario {
+
+    HEALTHY(TopologyKind.SINGLE, true, false, "no fault: contention only, long enough to cross every renewal"),
+
+    REDIS_PAUSE(TopologyKind.SINGLE, false, true, "the Redis frozen (SIGSTOP) for longer than the lease"),
+
+    REDIS_RESTART(TopologyKind.SINGLE, false, true, "the Redis killed (SIGKILL) and restarted empty"),
+
+    WORKER_KILL(TopologyKind.SINGLE, true, false, "a worker killed (SIGKILL) while it holds a lock"),
+
+    WORKER_PAUSE(TopologyKind.SINGLE, false, false,
+            "a worker frozen (SIGSTOP) inside a section for longer than the lease, as in a long GC pause"),
+
+    SENTINEL_FAILOVER(TopologyKind.SENTINEL, false, true,
+            "the replica cut off (replication lag), the master killed, the stale replica promoted"),
+
+    REPLICA_ACK_FAILOVER(TopologyKind.SENTINEL_ACKNOWLEDGED, true, true,
+            "the same failover with redis-lock.replicas-to-acknowledge=1"),
+
+    REDLOCK_FAULTS(TopologyKind.REDLOCK, true, true,
+            "Redlock on 5 masters: 2 killed, restarted empty after a lease, then 1 frozen past the lease");
+
+    private final TopologyKind topology;
+
+    private final boolean strict;
+
+    private final boolean touchesRedis;
+
+    private final String description;
+
+    Scenario(TopologyKind topology, boolean strict, boolean touchesRedis, String description) {
+        this.topology = topology;
+        this.strict = strict;
+        this.touchesRedis = touchesRedis;
+        this.description = description;
+    }
+
+    /** The name on the command line and in the report: {@code worker-pause}. */
+    String id() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    static Scenario of(String id) {
+        return Arrays.stream(values())
+            .filter((scenario) -> scenario.id().equals(id))
+            .findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("Unknown scenario '" + id + "'; the scenarios are "
+                    + Arrays.stream(values()).map(Scenario::id).toList()));
+    }
+
+    /** The short profile, run by the build: a healthy run and the fault that exercises the most (a GC pause). */
+    static List<Scenario> shortProfile() {
+        return List.of(HEALTHY, WORKER_PAUSE);
+    }
+
+    static List<Scenario> fullProfile() {
+        return List.of(values());
+    }
+
+    TopologyKind topology() {
+        return this.topology;
+    }
+
+    boolean isStrict() {
+        return this.strict;
+    }
+
+    /** Whether the nemesis signals Redis processes, which it does only to servers the suite started. */
+    boolean touchesRedis() {
+        return this.touchesRedis;
+    }
+
+    String description() {
+        return this.description;
+    }
+
+    enum TopologyKind {
+        SINGLE, SENTINEL, SENTINEL_ACKNOWLEDGED, REDLOCK
+    }
+}

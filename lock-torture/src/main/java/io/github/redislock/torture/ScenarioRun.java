@@ -1,0 +1,257 @@
+package io.github.redislock.torture;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import io.github.redislock.testsupport.RedisServer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One scenario from start to verdict: a fresh topology, a cleared witness, the worker JVMs; go, run, fault, run,
+ * stop; then the records are read back from the witness and judged by {@link Verdict}. Every process started
+ * here is stopped here, whatever happens.
+ */
+final class ScenarioRun {
+
+    private static final Duration WORKER_START_TIMEOUT = Duration.ofSeconds(120);
+
+    private static final Duration WORKER_STOP_TIMEOUT = Duration.ofSeconds(60);
+
+    private final Scenario scenario;
+
+    private final TortureOptions options;
+
+    private final RedisServer witnessServer;
+
+    private final Path logDirectory;
+
+    private final String classPath;
+
+    private final Witness witness;
+
+    private @Nullable Topology topology;
+
+    private final List<WorkerProcess> workers = new ArrayList<>();
+
+    ScenarioRun(Scenario scenario, TortureOptions options, RedisServer witnessServer, Path logDirectory,
+            String classPath) {
+        this.scenario = scenario;
+        this.options = options;
+        this.witnessServer = witnessServer;
+        this.logDirectory = logDirectory;
+        this.classPath = classPath;
+        this.witness = Witness.connect(witnessServer.port());
+    }
+
+    ScenarioResult run() {
+        long started = System.nanoTime();
+        try {
+            this.topology = openTopology();
+            this.witness.command("FLUSHALL");
+            Map<String, String> properties = workerProperties(this.topology);
+            for (int i = 1; i <= this.options.workers(); i++) {
+                this.workers.add(WorkerProcess.start("w" + i, this.classPath, properties, this.logDirectory));
+            }
+            awaitWorkersReady();
+            this.witness.command("SET", "go", "1");
+            Fault fault;
+            if (this.scenario == Scenario.HEALTHY) {
+                runFor(this.options.healthyRun());
+                fault = Fault.none(now());
+            }
+            else {
+                runFor(this.options.warmUp());
+                fault = new Nemesis(this, this.options.lease()).inject(this.scenario);
+                runFor(this.options.afterFault());
+            }
+            this.witness.command("SET", "stop", "1");
+            List<String> workerFailures = awaitWorkersStopped();
+            List<SectionRecord> records = records();
+            if (this.options.records() != null) {
+                writeRecords(this.options.records().resolve(this.scenario.id() + ".txt"), records, fault);
+            }
+            Verdict verdict = new Verdict(this.scenario, fault, this.options.lease(), records);
+            workerFailures.forEach(verdict::fail);
+            return verdict.judge(this.topology.describe(), counters(Witness.EXCEPTIONS), counters(Witness.LOST_EVENTS),
+                    Duration.ofNanos(System.nanoTime() - started));
+        }
+        finally {
+            this.workers.forEach(WorkerProcess::close);
+            if (this.topology != null) {
+                this.topology.close();
+            }
+            this.witness.close();
+        }
+    }
+
+    // For the nemesis.
+
+    long now() {
+        return this.witness.timeMicros();
+    }
+
+    List<WorkerProcess> workers() {
+        return this.workers;
+    }
+
+    <T extends Topology> T topology(Class<T> type) {
+        return type.cast(this.topology);
+    }
+
+    /** The resources a (frozen) worker's sections are inside, by the witness's occupancy sets. */
+    List<String> resourcesHeldBy(WorkerProcess worker) {
+        List<String> resources = new ArrayList<>();
+        for (int i = 0; i < this.options.resources(); i++) {
+            resources.add("r" + i);
+        }
+        resources.add(SectionKind.SLOW_RESOURCE);
+        List<String> held = new ArrayList<>();
+        for (String resource : resources) {
+            if (membersOf(resource).stream().anyMatch((member) -> member.startsWith(worker.id() + ":"))) {
+                held.add(resource);
+            }
+        }
+        return held;
+    }
+
+    /** The sections inside a resource now, by the witness. */
+    Set<String> membersOf(String resource) {
+        List<?> members = (List<?>) this.witness.command("SMEMBERS", Witness.occupancyKey(resource));
+        return members.stream().map(String.class::cast).collect(Collectors.toCollection(HashSet::new));
+    }
+
+    /** Tells the witness that a worker is dead: its sections are inside nothing any more. */
+    void markDead(WorkerProcess worker) {
+        this.witness.command("SADD", "dead", worker.id());
+    }
+
+    private Topology openTopology() {
+        return switch (this.scenario.topology()) {
+            case SINGLE -> (this.options.redis() != null) ? Topology.Single.external(this.options.redis())
+                    : (this.options.sentinel() != null) ? Topology.Sentinel.external(this.options.sentinel(), 0)
+                    : (this.options.redlock() != null) ? Topology.Redlock.external(this.options.redlock())
+                    : Topology.Single.start();
+            case SENTINEL -> Topology.Sentinel.start(0);
+            case SENTINEL_ACKNOWLEDGED -> Topology.Sentinel.start(1);
+            case REDLOCK -> Topology.Redlock.start(5);
+        };
+    }
+
+    private Map<String, String> workerProperties(Topology topology) {
+        Map<String, String> properties = new LinkedHashMap<>(topology.workerProperties());
+        properties.put("spring.data.redis.client-type", this.options.client());
+        properties.put("spring.data.redis.timeout", "2s");
+        properties.put("spring.main.banner-mode", "off");
+        properties.put("redis-lock.key-prefix", "redis-lock-torture:");
+        properties.put("redis-lock.lease-time", this.options.lease().toMillis() + "ms");
+        properties.put("redis-lock.wait-time", this.options.waitTime().toMillis() + "ms");
+        properties.put("torture.witness-port", Integer.toString(this.witnessServer.port()));
+        properties.put("torture.threads", Integer.toString(this.options.threads()));
+        properties.put("torture.resources", Integer.toString(this.options.resources()));
+        properties.put("torture.wait-time", this.options.waitTime().toMillis() + "ms");
+        properties.put("torture.fixed-lease", this.options.fixedLease().toMillis() + "ms");
+        properties.put("torture.work-millis", Integer.toString(this.options.workMillis()));
+        // Redlock locks are not reentrant (documented): its workers leave that kind out.
+        List<SectionKind> kinds = new ArrayList<>(List.of(SectionKind.RENEWED, SectionKind.FIXED,
+                SectionKind.REENTRANT, SectionKind.MULTI_KEY));
+        if (topology instanceof Topology.Redlock) {
+            kinds.remove(SectionKind.REENTRANT);
+        }
+        properties.put("torture.kinds", kinds.stream().map(Enum::name).collect(Collectors.joining(",")));
+        return properties;
+    }
+
+    private void awaitWorkersReady() {
+        long deadline = System.nanoTime() + WORKER_START_TIMEOUT.toNanos();
+        while ((Long) this.witness.command("SCARD", "ready") < this.workers.size()) {
+            for (WorkerProcess worker : this.workers) {
+                if (!worker.isAlive()) {
+                    throw new IllegalStateException("Worker " + worker.id() + " exited while starting:\n"
+                            + worker.logTail(40));
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Workers not ready after " + WORKER_START_TIMEOUT + ":\n"
+                        + this.workers.get(0).logTail(40));
+            }
+            // The workers are other processes; the witness is polled for their readiness.
+            runFor(Duration.ofMillis(50));
+        }
+    }
+
+    private List<String> awaitWorkersStopped() {
+        List<String> failures = new ArrayList<>();
+        for (WorkerProcess worker : this.workers) {
+            if (worker.wasKilled()) {
+                continue;
+            }
+            Integer exit = worker.awaitExit(WORKER_STOP_TIMEOUT.toSeconds());
+            if (exit == null) {
+                failures.add(worker.id() + " did not stop within " + WORKER_STOP_TIMEOUT.toSeconds() + " s");
+            }
+            else if (exit != 0) {
+                failures.add(worker.id() + " exited with " + exit + ": " + worker.logTail(20));
+            }
+        }
+        return failures;
+    }
+
+    private List<SectionRecord> records() {
+        long count = (Long) this.witness.command("LLEN", Witness.SECTIONS);
+        List<SectionRecord> records = new ArrayList<>((int) count);
+        int batch = 10_000;
+        for (long from = 0; from < count; from += batch) {
+            List<?> texts = (List<?>) this.witness.command("LRANGE", Witness.SECTIONS, Long.toString(from),
+                    Long.toString(from + batch - 1));
+            texts.forEach((text) -> records.add(SectionRecord.parse((String) text)));
+        }
+        return records;
+    }
+
+    private static void writeRecords(Path file, List<SectionRecord> records, Fault fault) {
+        List<String> lines = new ArrayList<>();
+        lines.add("# fault " + fault.start() + ".." + fault.end() + " " + fault.faulted() + ": " + fault.description());
+        lines.add("# worker|member|kind|resources|token|wait start|enter|leave|others inside|read|write|told|exception");
+        records.forEach((record) -> lines.add(record.format()));
+        try {
+            Files.createDirectories(file.getParent());
+            Files.write(file, lines);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /** A {@code <worker>|<name>} counter hash of the witness, summed by name over the workers. */
+    private Map<String, Long> counters(String hash) {
+        List<?> flat = (List<?>) this.witness.command("HGETALL", hash);
+        Map<String, Long> sums = new TreeMap<>();
+        IntStream.range(0, flat.size() / 2).forEach((i) -> {
+            String field = (String) flat.get(2 * i);
+            sums.merge(field.substring(field.indexOf('|') + 1), Long.parseLong((String) flat.get(2 * i + 1)), Long::sum);
+        });
+        return sums;
+    }
+
+    private static void runFor(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted", ex);
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package io.github.redislock.torture;
+
+/** The ways a worker takes its locks, mixed at random in every thread. */
+enum SectionKind {
+
+    /** {@code @DistributedLock} with the configured lease, renewed while the method runs. */
+    RENEWED,
+
+    /** The template with a fixed lease that is never renewed. */
+    FIXED,
+
+    /** {@code @DistributedLock} whose method calls another {@code @DistributedLock} method on the same key. */
+    REENTRANT,
+
+    /** The template with two keys at once. */
+    MULTI_KEY,
+
+    /**
+     * The template with a renewed lease, on a resource of its own ({@link #SLOW_RESOURCE}) that one extra thread
+     * of every worker takes in turn, working one and a half leases inside: sections that span renewals, and that
+     * are still running when a fault ends.
+     */
+    LONG;
+
+    /** The resource of {@link #LONG} sections. */
+    static final String SLOW_RESOURCE = "slow";
+}

@@ -1,0 +1,192 @@
+package io.github.redislock.torture;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.github.redislock.testsupport.RedisSentinel;
+import io.github.redislock.testsupport.RedisServer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The Redis the workers lock on, and how they are told to: the {@code spring.data.redis.*} or
+ * {@code redis-lock.*} properties a user would set. Either servers the suite started (which its faults may
+ * signal, by PID) or a user's own endpoints (which it never touches but through the workers' locks).
+ */
+abstract class Topology implements AutoCloseable {
+
+    /** The properties that point a worker at this topology. */
+    abstract Map<String, String> workerProperties();
+
+    /** One line for the report: what ran and where. */
+    abstract String describe();
+
+    @Override
+    public abstract void close();
+
+    /** One Redis: a server the suite started, or the user's URL. */
+    static final class Single extends Topology {
+
+        private final @Nullable RedisServer server;
+
+        private final String url;
+
+        private Single(@Nullable RedisServer server, String url) {
+            this.server = server;
+            this.url = url;
+        }
+
+        static Single start() {
+            RedisServer server = RedisServer.start();
+            return new Single(server, server.url());
+        }
+
+        static Single external(String url) {
+            return new Single(null, url);
+        }
+
+        RedisServer server() {
+            if (this.server == null) {
+                throw new IllegalStateException("Faults are injected only into a Redis the suite started");
+            }
+            return this.server;
+        }
+
+        @Override
+        Map<String, String> workerProperties() {
+            return Map.of("spring.data.redis.url", this.url);
+        }
+
+        @Override
+        String describe() {
+            return (this.server != null) ? "one Redis" : "one Redis at " + this.url;
+        }
+
+        @Override
+        public void close() {
+            if (this.server != null) {
+                this.server.close();
+            }
+        }
+    }
+
+    /** A master, a replica and three Sentinels the suite started; or the user's Sentinels. */
+    static final class Sentinel extends Topology {
+
+        private final @Nullable RedisSentinel sentinel;
+
+        private final String master;
+
+        private final List<String> nodes;
+
+        private final int replicasToAcknowledge;
+
+        private Sentinel(@Nullable RedisSentinel sentinel, String master, List<String> nodes,
+                int replicasToAcknowledge) {
+            this.sentinel = sentinel;
+            this.master = master;
+            this.nodes = nodes;
+            this.replicasToAcknowledge = replicasToAcknowledge;
+        }
+
+        static Sentinel start(int replicasToAcknowledge) {
+            RedisSentinel sentinel = RedisSentinel.start(1);
+            return new Sentinel(sentinel, RedisSentinel.MASTER_NAME, sentinel.sentinelAddresses(),
+                    replicasToAcknowledge);
+        }
+
+        /** {@code master@host:port,host:port}. */
+        static Sentinel external(String spec, int replicasToAcknowledge) {
+            int at = spec.indexOf('@');
+            if (at <= 0 || at == spec.length() - 1) {
+                throw new IllegalArgumentException("--sentinel wants <master name>@<host:port>[,<host:port>…], not "
+                        + spec);
+            }
+            return new Sentinel(null, spec.substring(0, at), List.of(spec.substring(at + 1).split(",")),
+                    replicasToAcknowledge);
+        }
+
+        RedisSentinel sentinel() {
+            if (this.sentinel == null) {
+                throw new IllegalStateException("Faults are injected only into a Sentinel set-up the suite started");
+            }
+            return this.sentinel;
+        }
+
+        @Override
+        Map<String, String> workerProperties() {
+            return Map.of("spring.data.redis.sentinel.master", this.master, "spring.data.redis.sentinel.nodes",
+                    String.join(",", this.nodes), "redis-lock.replicas-to-acknowledge",
+                    Integer.toString(this.replicasToAcknowledge));
+        }
+
+        @Override
+        String describe() {
+            String acknowledged = (this.replicasToAcknowledge > 0)
+                    ? ", replicas-to-acknowledge " + this.replicasToAcknowledge : "";
+            return (this.sentinel != null) ? "Sentinel: master, 1 replica, 3 Sentinels" + acknowledged
+                    : "Sentinel " + this.master + " at " + this.nodes + acknowledged;
+        }
+
+        @Override
+        public void close() {
+            if (this.sentinel != null) {
+                this.sentinel.close();
+            }
+        }
+    }
+
+    /** Independent masters for Redlock: five the suite started, or the user's. */
+    static final class Redlock extends Topology {
+
+        private final List<RedisServer> servers;
+
+        private final List<String> urls;
+
+        private Redlock(List<RedisServer> servers, List<String> urls) {
+            this.servers = servers;
+            this.urls = urls;
+        }
+
+        static Redlock start(int nodes) {
+            List<RedisServer> servers = new ArrayList<>();
+            try {
+                for (int i = 0; i < nodes; i++) {
+                    servers.add(RedisServer.start());
+                }
+            }
+            catch (RuntimeException ex) {
+                servers.forEach(RedisServer::close);
+                throw ex;
+            }
+            return new Redlock(servers, servers.stream().map(RedisServer::url).toList());
+        }
+
+        static Redlock external(String urls) {
+            return new Redlock(List.of(), List.of(urls.split(",")));
+        }
+
+        List<RedisServer> servers() {
+            if (this.servers.isEmpty()) {
+                throw new IllegalStateException("Faults are injected only into Redlock nodes the suite started");
+            }
+            return this.servers;
+        }
+
+        @Override
+        Map<String, String> workerProperties() {
+            // The nodes only; spring.data.redis still configures the client library the node connections use.
+            return Map.of("redis-lock.redlock.nodes", String.join(",", this.urls));
+        }
+
+        @Override
+        String describe() {
+            return "Redlock, " + this.urls.size() + " masters" + (this.servers.isEmpty() ? " at " + this.urls : "");
+        }
+
+        @Override
+        public void close() {
+            this.servers.forEach(RedisServer::close);
+        }
+    }
+}

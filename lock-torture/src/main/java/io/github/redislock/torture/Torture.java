@@ -1,0 +1,69 @@
+package io.github.redislock.torture;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.redislock.testsupport.RedisBinary;
+import io.github.redislock.testsupport.RedisServer;
+
+/**
+ * Runs the scenarios of one command line in turn, each on fresh servers, against one witness server, and prints
+ * the table. Workers get this JVM's class path (with the sabotage directory in front, if asked for); their logs
+ * go to a temporary directory that is kept when a scenario fails.
+ */
+final class Torture {
+
+    private final TortureOptions options;
+
+    private final PrintStream out;
+
+    Torture(TortureOptions options, PrintStream out) {
+        this.options = options;
+        this.out = out;
+    }
+
+    List<ScenarioResult> run() {
+        Path logs = temporaryDirectory("redis-lock-torture-");
+        String classPath = System.getProperty("java.class.path");
+        if (this.options.sabotage() != null) {
+            Path sabotage = this.options.sabotage().writeTo(logs.resolve("sabotage"));
+            classPath = sabotage + java.io.File.pathSeparator + classPath;
+            this.out.println("SABOTAGED on purpose: " + this.options.sabotage().id());
+        }
+        if (this.options.external()) {
+            this.out.println("WARNING: locking on your Redis; the suite writes and deletes keys under "
+                    + "'redis-lock-torture:' there. It never signals your servers.");
+        }
+        this.out.println("redis-lock torture: " + this.options.workers() + " workers x " + this.options.threads()
+                + " threads, " + this.options.resources() + " resources, lease " + this.options.lease().toMillis()
+                + " ms (fixed " + this.options.fixedLease().toMillis() + " ms), client " + this.options.client()
+                + "; Redis " + RedisBinary.describe() + "; Java " + Runtime.version() + "; worker logs in " + logs);
+        List<ScenarioResult> results = new ArrayList<>();
+        try (RedisServer witness = RedisServer.start()) {
+            for (Scenario scenario : this.options.scenarios()) {
+                this.out.println("scenario " + scenario.id() + ": " + scenario.description());
+                ScenarioResult result = new ScenarioRun(scenario, this.options, witness, logs, classPath).run();
+                this.out.println("  " + (result.passed() ? "pass" : "FAIL " + result.failures()) + " ("
+                        + result.sections() + " sections, " + result.wallTime().toSeconds() + " s)");
+                results.add(result);
+            }
+        }
+        this.out.println();
+        this.out.println(ResultTable.render(results));
+        return results;
+    }
+
+    private static Path temporaryDirectory(String prefix) {
+        try {
+            return Files.createTempDirectory(prefix);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}

@@ -1,0 +1,232 @@
+package io.github.redislock.torture;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Judges a scenario from the witness's records alone. Rules that hold in every scenario:
+ * <ul>
+ * <li>an overlap must have been told: at least one of the two sections' workers learned that its lock was lost
+ * ({@code isHeld()} false at the end of its section, {@code isLost()} after the release, or a
+ * {@code LockLostEvent});</li>
+ * <li>a rejected write comes only from a worker the fault hit;</li>
+ * <li>no lost update, and no stale write accepted: a section that entered after another one had left, with a
+ * fencing token not above that one's, must have had its read or write rejected by the fencing store (such stale
+ * tokens are counted in every scenario: a lock passed on by a release inside an application does not ask Redis,
+ * so after Redis lost the key the next local holder runs with a stale token, which the store then refuses);</li>
+ * <li>progress: every resource is entered again within 3 leases after the fault ends;</li>
+ * <li>every worker not killed on purpose stops when told and exits 0; the healthy run throws nothing.</li>
+ * </ul>
+ * A {@link Scenario#isStrict() strict} scenario also allows no overlap and no rejected write at all.
+ */
+final class Verdict {
+
+    private final Scenario scenario;
+
+    private final Fault fault;
+
+    private final Duration lease;
+
+    private final List<SectionRecord> records;
+
+    private final List<String> failures = new ArrayList<>();
+
+    Verdict(Scenario scenario, Fault fault, Duration lease, List<SectionRecord> records) {
+        this.scenario = scenario;
+        this.fault = fault;
+        this.lease = lease;
+        this.records = records;
+    }
+
+    /** A failure found outside the records: a worker that crashed or did not stop. */
+    void fail(String failure) {
+        this.failures.add(failure);
+    }
+
+    ScenarioResult judge(String topology, Map<String, Long> exceptions, Map<String, Long> lossSignals,
+            Duration wallTime) {
+        Map<String, SectionRecord> byMember = new HashMap<>();
+        List<SectionRecord> entered = new ArrayList<>();
+        for (SectionRecord record : this.records) {
+            if (record.entered()) {
+                byMember.put(record.member(), record);
+                entered.add(record);
+            }
+        }
+        int overlaps = 0;
+        int untold = 0;
+        for (SectionRecord record : entered) {
+            for (String other : record.others()) {
+                overlaps++;
+                SectionRecord inside = byMember.get(other);
+                if (!record.told() && (inside == null || !inside.told())) {
+                    untold++;
+                }
+            }
+        }
+        Map<String, Integer> accepted = new TreeMap<>();
+        Map<String, Integer> rejected = new TreeMap<>();
+        int lostUpdates = 0;
+        for (SectionRecord record : entered) {
+            if (record.write() == 'A' || record.write() == 'L') {
+                accepted.merge(record.worker(), 1, Integer::sum);
+            }
+            if (record.read() == 'R' || record.write() == 'R') {
+                rejected.merge(record.worker(), 1, Integer::sum);
+            }
+            if (record.write() == 'L') {
+                lostUpdates++;
+            }
+        }
+        List<SectionRecord> stale = staleTokens(entered);
+        int staleAccepted = (int) stale.stream().filter((r) -> r.write() == 'A' || r.write() == 'L').count();
+        Long recovery = recovery(entered);
+        long idle = longestIdle(recovery);
+
+        if (entered.isEmpty()) {
+            fail("no section ran");
+        }
+        if (untold > 0) {
+            fail(untold + " overlap(s) that no worker was told about");
+        }
+        if (this.scenario.isStrict() && overlaps > 0) {
+            fail(overlaps + " overlap(s) in a scenario that allows none");
+        }
+        if (this.scenario.isStrict() && !rejected.isEmpty()) {
+            fail(rejected.values().stream().mapToInt(Integer::intValue).sum()
+                    + " rejected write(s) in a scenario that allows none");
+        }
+        rejected.keySet().stream().filter((worker) -> !this.fault.faulted().contains(worker))
+            .forEach((worker) -> fail("writes of " + worker + ", which no fault hit, were rejected"));
+        if (lostUpdates > 0) {
+            fail(lostUpdates + " lost update(s)");
+        }
+        if (staleAccepted > 0) {
+            fail(staleAccepted + " write(s) accepted from sections with a fencing token not above an earlier "
+                    + "section's");
+        }
+        if (this.scenario != Scenario.HEALTHY && (recovery == null || recovery > 3 * this.lease.toNanos() / 1000)) {
+            fail("no progress on every resource within 3 leases after the fault");
+        }
+        if (this.scenario == Scenario.HEALTHY && !exceptions.isEmpty()) {
+            fail("lock calls threw in a healthy run: " + exceptions);
+        }
+        return new ScenarioResult(this.scenario, topology, this.fault, this.records.size(), entered.size(), overlaps,
+                untold, accepted, rejected, lostUpdates, stale.size(), staleAccepted, recovery, idle, exceptions,
+                lossSignals, List.copyOf(this.failures), wallTime);
+    }
+
+    /**
+     * Sections whose fencing token is not above that of a section of the same resource that had left before they
+     * entered. Only a section's first resource carries its token.
+     */
+    private static List<SectionRecord> staleTokens(List<SectionRecord> entered) {
+        Map<String, List<SectionRecord>> byResource = new HashMap<>();
+        entered.forEach((record) -> byResource.computeIfAbsent(record.resource(), (r) -> new ArrayList<>()).add(record));
+        List<SectionRecord> stale = new ArrayList<>();
+        for (List<SectionRecord> sections : byResource.values()) {
+            List<SectionRecord> byEnter = new ArrayList<>(sections);
+            byEnter.sort(Comparator.comparingLong(SectionRecord::enter));
+            List<SectionRecord> byLeave = new ArrayList<>(sections);
+            byLeave.sort(Comparator.comparingLong(SectionRecord::leave));
+            long highestLeft = Long.MIN_VALUE;
+            int left = 0;
+            for (SectionRecord record : byEnter) {
+                while (left < byLeave.size() && byLeave.get(left).leave() < record.enter()) {
+                    highestLeft = Math.max(highestLeft, byLeave.get(left).token());
+                    left++;
+                }
+                if (record.token() <= highestLeft) {
+                    stale.add(record);
+                }
+            }
+        }
+        return stale;
+    }
+
+    /** Microseconds from the fault's end until every resource had been entered again; null if one never was. */
+    private @Nullable Long recovery(List<SectionRecord> entered) {
+        if (this.scenario == Scenario.HEALTHY) {
+            return 0L;
+        }
+        Map<String, Long> firstAfter = new HashMap<>();
+        for (SectionRecord record : entered) {
+            if (record.enter() >= this.fault.end()) {
+                for (String resource : record.resources()) {
+                    firstAfter.merge(resource, record.enter(), Math::min);
+                }
+            }
+        }
+        long resources = this.records.stream().flatMap((r) -> r.resources().stream()).distinct().count();
+        if (firstAfter.size() < resources) {
+            return null;
+        }
+        return firstAfter.values().stream().mapToLong((enter) -> enter - this.fault.end()).max().orElse(0);
+    }
+
+    /**
+     * The longest time a resource was free while some attempt waited for it, by a sweep over the entries,
+     * exits, waits and give-ups of each resource; gaps that touch the fault or its recovery do not count. A
+     * two-key attempt counts as inside its resources from the start of its wait, so this measures hand-offs,
+     * not the time a two-key section holds its first key while it waits for the second. Counting starts with
+     * a resource's first section: until then the workers' first calls are connecting.
+     */
+    private long longestIdle(@Nullable Long recovery) {
+        long excludedFrom = this.fault.start();
+        long excludedTo = this.fault.end() + ((recovery != null) ? recovery : Long.MAX_VALUE / 4);
+        Map<String, List<long[]>> events = new HashMap<>();
+        for (SectionRecord record : this.records) {
+            for (String resource : record.resources()) {
+                List<long[]> list = events.computeIfAbsent(resource, (r) -> new ArrayList<>());
+                if (record.kind() == SectionKind.MULTI_KEY) {
+                    // It takes its keys one by one and holds the first while it waits for the second: the
+                    // resource is not free then, though no section is inside. Counted as occupied throughout.
+                    list.add(new long[] { record.waitStart(), 0, 1, 0 });
+                    list.add(new long[] { record.leave(), 3, -1, 0 });
+                    continue;
+                }
+                long waitEnd = record.entered() ? record.enter() : record.leave();
+                // {time, order at equal times, occupancy change, waiting change}: enter before the wait ends.
+                list.add(new long[] { record.waitStart(), 2, 0, 1 });
+                list.add(new long[] { waitEnd, 1, 0, -1 });
+                if (record.entered()) {
+                    list.add(new long[] { record.enter(), 0, 1, 0 });
+                    list.add(new long[] { record.leave(), 3, -1, 0 });
+                }
+            }
+        }
+        long longest = 0;
+        for (List<long[]> list : events.values()) {
+            list.sort(Comparator.<long[]>comparingLong((e) -> e[0]).thenComparingLong((e) -> e[1]));
+            int inside = 0;
+            int waiting = 0;
+            long idleSince = -1;
+            boolean started = false;
+            for (long[] event : list) {
+                inside += (int) event[2];
+                waiting += (int) event[3];
+                // Before the first section entered, the workers' first calls are still connecting to Redis.
+                started |= inside > 0;
+                boolean idle = started && inside == 0 && waiting > 0;
+                if (idle && idleSince < 0) {
+                    idleSince = event[0];
+                }
+                else if (!idle && idleSince >= 0) {
+                    boolean touchesFault = !this.fault.isNone() && idleSince < excludedTo && event[0] > excludedFrom;
+                    if (!touchesFault) {
+                        longest = Math.max(longest, event[0] - idleSince);
+                    }
+                    idleSince = -1;
+                }
+            }
+        }
+        return longest;
+    }
+}

@@ -1,0 +1,140 @@
+package io.github.redislock.torture;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.redislock.testsupport.RespConnection;
+
+/**
+ * One connection to the witness: a Redis of its own that no fault touches and that the library under test never
+ * talks to. Everything the verdict rests on is written here, by scripts that run atomically in the witness:
+ * <ul>
+ * <li>occupancy: a set per resource of the sections inside it ({@code occ:<resource>}); a section that enters
+ * and finds another member has overlapped it ({@code enter.lua}, {@code leave.lua});</li>
+ * <li>the fencing store: per resource the highest fencing token seen and a counter that each section reads
+ * and writes back plus one, both only with a token not below the highest ({@code fenced-read.lua},
+ * {@code fenced-write.lua}); rejections are counted per worker in {@code rejected};</li>
+ * <li>one record per section ({@code sections}, see {@link SectionRecord}), and counters of exceptions and
+ * lock-loss events per worker;</li>
+ * <li>the run's signals: {@code ready} (workers up), {@code go}, {@code stop}, {@code dead} (killed workers).</li>
+ * </ul>
+ * Not thread-safe: one per thread. Talks plain RESP ({@link RespConnection}), not Spring Data Redis.
+ */
+final class Witness implements AutoCloseable {
+
+    static final String SECTIONS = "sections";
+
+    static final String REJECTED = "rejected";
+
+    static final String EXCEPTIONS = "exceptions";
+
+    static final String LOST_EVENTS = "lost-events";
+
+    private static final Map<String, String> SCRIPTS = new ConcurrentHashMap<>();
+
+    private final RespConnection connection;
+
+    private final Map<String, String> loaded = new ConcurrentHashMap<>();
+
+    private Witness(RespConnection connection) {
+        this.connection = connection;
+    }
+
+    static Witness connect(int port) {
+        return new Witness(RespConnection.open("127.0.0.1", port, Duration.ofSeconds(10)));
+    }
+
+    /** Enters the resources; returns the witness time in microseconds followed by the members already inside. */
+    Entry enter(List<String> resources, String member) {
+        List<?> reply = (List<?>) script("enter.lua", occupancyKeys(resources), member);
+        long micros = micros(reply.get(0), reply.get(1));
+        List<String> others = new ArrayList<>();
+        for (int i = 2; i < reply.size(); i++) {
+            others.add((String) reply.get(i));
+        }
+        return new Entry(micros, others);
+    }
+
+    /** Leaves the resources; returns the witness time in microseconds. */
+    long leave(List<String> resources, String member) {
+        List<?> reply = (List<?>) script("leave.lua", occupancyKeys(resources), member);
+        return micros(reply.get(0), reply.get(1));
+    }
+
+    /** The resource's counter, or null when the token is below one the resource has already seen. */
+    String fencedRead(String resource, long token, String worker) {
+        List<?> reply = (List<?>) script("fenced-read.lua", List.of(fenceKey(resource), REJECTED),
+                Long.toString(token), worker);
+        return ((Long) reply.get(0) == 1) ? (String) reply.get(1) : null;
+    }
+
+    /** Writes the value read plus one: 1 accepted, 2 accepted over someone else's update, 0 rejected. */
+    long fencedWrite(String resource, long token, String worker, String read) {
+        return (Long) script("fenced-write.lua", List.of(fenceKey(resource), REJECTED), Long.toString(token),
+                worker, read);
+    }
+
+    Object command(String... arguments) {
+        return this.connection.command(arguments);
+    }
+
+    long timeMicros() {
+        List<?> reply = (List<?>) command("TIME");
+        return micros(reply.get(0), reply.get(1));
+    }
+
+    static String fenceKey(String resource) {
+        return "fence:" + resource;
+    }
+
+    static String occupancyKey(String resource) {
+        return "occ:" + resource;
+    }
+
+    private static List<String> occupancyKeys(List<String> resources) {
+        return resources.stream().map(Witness::occupancyKey).toList();
+    }
+
+    private static long micros(Object seconds, Object micros) {
+        return Long.parseLong((String) seconds) * 1_000_000 + Long.parseLong((String) micros);
+    }
+
+    private Object script(String name, List<String> keys, String... arguments) {
+        String sha = this.loaded.computeIfAbsent(name,
+                (script) -> (String) this.connection.command("SCRIPT", "LOAD", source(script)));
+        List<String> command = new ArrayList<>(List.of("EVALSHA", sha, Integer.toString(keys.size())));
+        command.addAll(keys);
+        command.addAll(List.of(arguments));
+        return this.connection.command(command.toArray(String[]::new));
+    }
+
+    private static String source(String name) {
+        return SCRIPTS.computeIfAbsent(name, (script) -> {
+            try (InputStream in = Witness.class.getResourceAsStream(script)) {
+                if (in == null) {
+                    throw new IllegalStateException("Missing witness script " + script);
+                }
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            catch (IOException ex) {
+                throw new UncheckedIOException(ex);
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        this.connection.close();
+    }
+
+    /** What entering found: the witness time and the sections already inside. */
+    record Entry(long micros, List<String> others) {
+    }
+}

@@ -1,0 +1,276 @@
+package io.github.redislock.torture;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import io.github.redislock.DistributedLockTemplate;
+import io.github.redislock.LockContext;
+import io.github.redislock.LockHandle;
+import io.github.redislock.LockRequest;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.Environment;
+
+/**
+ * A worker JVM: starts {@link WorkerApplication}, says it is ready, waits for the coordinator's go, runs its
+ * threads until the coordinator says stop, and exits. Each thread loops: pick a kind of lock and its resources at
+ * random, take the lock through the public API, and inside the section enter the witness, read the resource's
+ * counter from the fencing store with the lock's fencing token, work a little, write the counter back plus one,
+ * leave the witness. After the release it writes a {@link SectionRecord}.
+ * <p>
+ * Settings, as Spring properties on the command line: {@code torture.worker} (id), {@code torture.witness-port},
+ * {@code torture.threads}, {@code torture.resources}, {@code torture.kinds}, {@code torture.wait-time},
+ * {@code torture.fixed-lease}, {@code torture.work-millis}; and the starter's own {@code spring.data.redis.*}
+ * and {@code redis-lock.*}.
+ */
+public final class Worker {
+
+    private final String id;
+
+    private final Environment environment;
+
+    private final int witnessPort;
+
+    private volatile boolean stopped;
+
+    private Worker(ConfigurableApplicationContext context) {
+        this.environment = context.getEnvironment();
+        this.id = this.environment.getRequiredProperty("torture.worker");
+        this.witnessPort = this.environment.getRequiredProperty("torture.witness-port", Integer.class);
+    }
+
+    public static void main(String[] args) throws Exception {
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(WorkerApplication.class)
+            .web(WebApplicationType.NONE)
+            .run(args);
+        try {
+            new Worker(context).run(context);
+        }
+        finally {
+            context.close();
+        }
+        System.exit(0);
+    }
+
+    private void run(ConfigurableApplicationContext context) throws InterruptedException {
+        try (Witness control = Witness.connect(this.witnessPort)) {
+            WorkerApplication.LostLocks lost = context.getBean(WorkerApplication.LostLocks.class);
+            lost.setListener((event) -> {
+                synchronized (control) {
+                    control.command("HINCRBY", Witness.LOST_EVENTS, this.id + "|" + event.getDetection(), "1");
+                }
+            });
+            synchronized (control) {
+                control.command("SADD", "ready", this.id);
+            }
+            awaitFlag(control, "go");
+            int threads = this.environment.getRequiredProperty("torture.threads", Integer.class);
+            List<Thread> running = new ArrayList<>();
+            for (int i = 0; i <= threads; i++) {
+                // The extra thread runs the long sections only.
+                Loop loop = new Loop(context, lost, i, i == threads);
+                Thread thread = new Thread(loop, this.id + "-t" + i);
+                thread.start();
+                running.add(thread);
+            }
+            awaitFlag(control, "stop");
+            this.stopped = true;
+            for (Thread thread : running) {
+                thread.join();
+            }
+        }
+    }
+
+    private static void awaitFlag(Witness control, String flag) throws InterruptedException {
+        while (true) {
+            synchronized (control) {
+                if (control.command("GET", flag) != null) {
+                    return;
+                }
+            }
+            // Polling another process's flag: there is nothing to block on across JVMs but the witness itself.
+            Thread.sleep(20);
+        }
+    }
+
+    /** One thread's loop, with its own witness connection and random stream. */
+    private final class Loop implements Runnable {
+
+        private final DistributedLockTemplate template;
+
+        private final WorkerApplication.AnnotatedSections annotated;
+
+        private final WorkerApplication.ReentrantSections reentrant;
+
+        private final WorkerApplication.LostLocks lost;
+
+        private final String thread;
+
+        private final SplittableRandom random;
+
+        private final List<SectionKind> kinds;
+
+        private final int resources;
+
+        private final Duration waitTime;
+
+        private final Duration fixedLease;
+
+        private final int workMillis;
+
+        private final Duration lease;
+
+        private long sequence;
+
+        Loop(ConfigurableApplicationContext context, WorkerApplication.LostLocks lost, int index, boolean slow) {
+            this.template = context.getBean(DistributedLockTemplate.class);
+            this.annotated = context.getBean(WorkerApplication.AnnotatedSections.class);
+            this.reentrant = context.getBean(WorkerApplication.ReentrantSections.class);
+            this.lost = lost;
+            this.thread = "t" + index;
+            this.random = new SplittableRandom();
+            Environment env = Worker.this.environment;
+            this.kinds = slow ? List.of(SectionKind.LONG)
+                    : List.of(env.getRequiredProperty("torture.kinds", SectionKind[].class));
+            this.resources = env.getRequiredProperty("torture.resources", Integer.class);
+            this.waitTime = env.getRequiredProperty("torture.wait-time", Duration.class);
+            this.fixedLease = env.getRequiredProperty("torture.fixed-lease", Duration.class);
+            this.workMillis = env.getRequiredProperty("torture.work-millis", Integer.class);
+            this.lease = env.getRequiredProperty("redis-lock.lease-time", Duration.class);
+        }
+
+        @Override
+        public void run() {
+            try (Witness witness = Witness.connect(Worker.this.witnessPort)) {
+                while (!Worker.this.stopped) {
+                    attempt(witness);
+                }
+            }
+        }
+
+        private void attempt(Witness witness) {
+            SectionKind kind = this.kinds.get(this.random.nextInt(this.kinds.size()));
+            List<String> resources = pickResources(kind);
+            Body body = new Body(witness, resources, kind,
+                    Worker.this.id + ":" + this.thread + ":" + (++this.sequence));
+            long waitStart = nowMicros();
+            String exception = "-";
+            try {
+                switch (kind) {
+                    case RENEWED -> this.annotated.renewed(resources.get(0), body);
+                    case REENTRANT -> this.reentrant.outer(resources.get(0), body);
+                    case FIXED -> this.template.execute(LockRequest.of(resources.get(0), this.waitTime,
+                            this.fixedLease), () -> body.runCurrent());
+                    case MULTI_KEY -> this.template.execute(LockRequest.of(resources, this.waitTime, null),
+                            () -> body.runCurrent());
+                    // Waits as long as the other workers' long sections may take, and then some.
+                    case LONG -> this.template.execute(LockRequest.of(resources, this.lease.multipliedBy(10), null),
+                            () -> body.runCurrent());
+                }
+            }
+            catch (RuntimeException ex) {
+                exception = ex.getClass().getSimpleName();
+                witness.command("HINCRBY", Witness.EXCEPTIONS, Worker.this.id + "|" + exception, "1");
+            }
+            LockHandle lock = body.lock;
+            boolean told = lock != null
+                    && (!body.heldAtEnd || lock.isLost() || this.lost.contains(lock.token()));
+            SectionRecord record = new SectionRecord(Worker.this.id, body.member, kind, resources,
+                    (lock != null) ? lock.fencingToken() : -1, waitStart, body.enter,
+                    (body.enter > 0) ? body.leave : nowMicros(), body.others,
+                    body.read, body.write, told, exception);
+            witness.command("RPUSH", Witness.SECTIONS, record.format());
+        }
+
+        private List<String> pickResources(SectionKind kind) {
+            if (kind == SectionKind.LONG) {
+                return List.of(SectionKind.SLOW_RESOURCE);
+            }
+            int first = this.random.nextInt(this.resources);
+            if (kind != SectionKind.MULTI_KEY) {
+                return List.of("r" + first);
+            }
+            int second = (first + 1 + this.random.nextInt(this.resources - 1)) % this.resources;
+            // In the order the request takes them (sorted): the handle's fencing token is the first one's.
+            return java.util.stream.Stream.of("r" + first, "r" + second).sorted().toList();
+        }
+
+        /** The critical section, and what it saw. */
+        private final class Body implements WorkerApplication.Section {
+
+            private final Witness witness;
+
+            private final List<String> resources;
+
+            private final SectionKind kind;
+
+            private final String member;
+
+            private LockHandle lock;
+
+            private long enter;
+
+            private long leave;
+
+            private List<String> others = List.of();
+
+            private char read = '-';
+
+            private char write = '-';
+
+            private boolean heldAtEnd;
+
+            Body(Witness witness, List<String> resources, SectionKind kind, String member) {
+                this.witness = witness;
+                this.resources = resources;
+                this.kind = kind;
+                this.member = member;
+            }
+
+            Object runCurrent() {
+                run(LockContext.current().orElseThrow());
+                return null;
+            }
+
+            @Override
+            public void run(LockHandle lock) {
+                this.lock = lock;
+                String worker = Worker.this.id;
+                Witness.Entry entry = this.witness.enter(this.resources, this.member);
+                this.enter = entry.micros();
+                this.others = entry.others();
+                String resource = this.resources.get(0);
+                String value = this.witness.fencedRead(resource, lock.fencingToken(), worker);
+                this.read = (value != null) ? 'V' : 'R';
+                work();
+                if (value != null) {
+                    long written = this.witness.fencedWrite(resource, lock.fencingToken(), worker, value);
+                    this.write = (written == 0) ? 'R' : (written == 2) ? 'L' : 'A';
+                }
+                this.heldAtEnd = lock.isHeld();
+                this.leave = this.witness.leave(this.resources, this.member);
+            }
+
+            private void work() {
+                try {
+                    // The protected work: long enough that a pause of the process lands inside sections.
+                    Thread.sleep((this.kind == SectionKind.LONG) ? Loop.this.lease.toMillis() * 3 / 2
+                            : 1 + Loop.this.random.nextInt(Loop.this.workMillis));
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    private static long nowMicros() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
+    }
+}

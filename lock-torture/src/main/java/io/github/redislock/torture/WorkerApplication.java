@@ -1,0 +1,105 @@
+package io.github.redislock.torture;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.redislock.LockContext;
+import io.github.redislock.LockHandle;
+import io.github.redislock.LockLostEvent;
+import io.github.redislock.annotation.DistributedLock;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.event.EventListener;
+
+/**
+ * The Spring application each worker JVM runs: the starter, auto-configured from {@code spring.data.redis.*}
+ * and {@code redis-lock.*} exactly as a user's application would be, plus two beans whose methods are locked by
+ * the annotation. Nothing here reaches into the engine.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+class WorkerApplication {
+
+    @Bean
+    AnnotatedSections annotatedSections() {
+        return new AnnotatedSections();
+    }
+
+    @Bean
+    ReentrantSections reentrantSections(AnnotatedSections sections) {
+        return new ReentrantSections(sections);
+    }
+
+    @Bean
+    LostLocks lostLocks() {
+        return new LostLocks();
+    }
+
+    /** Runs a section under {@code @DistributedLock} with the configured, renewed lease. */
+    public static class AnnotatedSections {
+
+        @DistributedLock(key = "#key")
+        public void renewed(String key, Section section) {
+            section.run(LockContext.current().orElseThrow());
+        }
+    }
+
+    /** Takes the lock, then calls another locked method for the same key: the inner lock must be re-entered. */
+    public static class ReentrantSections {
+
+        private final AnnotatedSections inner;
+
+        ReentrantSections(AnnotatedSections inner) {
+            this.inner = inner;
+        }
+
+        @DistributedLock(key = "#key")
+        public void outer(String key, Section section) {
+            LockHandle outer = LockContext.current().orElseThrow();
+            this.inner.renewed(key, (handle) -> {
+                if (handle.fencingToken() != outer.fencingToken()) {
+                    throw new IllegalStateException("Re-entered " + key + " with another fencing token: "
+                            + handle.fencingToken() + " inside " + outer.fencingToken());
+                }
+                section.run(handle);
+            });
+        }
+    }
+
+    /** The critical section's body, given the lock it runs under. */
+    @FunctionalInterface
+    public interface Section {
+
+        void run(LockHandle lock);
+    }
+
+    /** The tokens of the locks this application was told it lost, by {@link LockLostEvent}. */
+    static class LostLocks {
+
+        private final Set<String> tokens = ConcurrentHashMap.newKeySet();
+
+        private volatile Listener listener = (event) -> {
+        };
+
+        @EventListener
+        void lost(LockLostEvent event) {
+            this.tokens.add(event.getToken());
+            this.listener.lost(event);
+        }
+
+        boolean contains(String token) {
+            return this.tokens.contains(token);
+        }
+
+        void setListener(Listener listener) {
+            this.listener = listener;
+        }
+
+        interface Listener {
+
+            void lost(LockLostEvent event);
+        }
+    }
+}

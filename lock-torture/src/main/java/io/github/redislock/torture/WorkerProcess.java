@@ -1,0 +1,143 @@
+package io.github.redislock.torture;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One worker JVM the suite started ({@link Worker}), its output in a log file, and the faults a worker can suffer:
+ * {@link #kill()} (SIGKILL, as a crash or an OOM killer), {@link #pause()}/{@link #resume()} (SIGSTOP/SIGCONT,
+ * as a long GC pause or a frozen VM). Signals go by PID to this process only.
+ */
+final class WorkerProcess implements AutoCloseable {
+
+    private final String id;
+
+    private final Process process;
+
+    private final Path log;
+
+    private volatile boolean paused;
+
+    private volatile boolean killed;
+
+    private WorkerProcess(String id, Process process, Path log) {
+        this.id = id;
+        this.process = process;
+        this.log = log;
+    }
+
+    /**
+     * @param classPath the worker's class path: the suite's own, with a sabotage directory in front of it when
+     * the run is told to break the library on purpose
+     */
+    static WorkerProcess start(String id, String classPath, Map<String, String> properties, Path logDirectory) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-cp", classPath, Worker.class.getName()));
+        properties.forEach((name, value) -> command.add("--" + name + "=" + value));
+        command.add("--torture.worker=" + id);
+        Path log = logDirectory.resolve(id + ".log");
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            return new WorkerProcess(id, process, log);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException("Could not start worker " + id, ex);
+        }
+    }
+
+    String id() {
+        return this.id;
+    }
+
+    long pid() {
+        return this.process.pid();
+    }
+
+    boolean isAlive() {
+        return this.process.isAlive();
+    }
+
+    boolean wasKilled() {
+        return this.killed;
+    }
+
+    /** SIGKILL, and waits until the process is gone. */
+    void kill() {
+        this.killed = true;
+        this.process.destroyForcibly();
+        awaitExit(30);
+    }
+
+    void pause() {
+        signal("STOP");
+        this.paused = true;
+    }
+
+    void resume() {
+        signal("CONT");
+        this.paused = false;
+    }
+
+    /** Waits for the worker to exit on its own; returns its exit code, or null if it is still running. */
+    Integer awaitExit(long seconds) {
+        try {
+            return this.process.waitFor(seconds, TimeUnit.SECONDS) ? this.process.exitValue() : null;
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for worker " + this.id, ex);
+        }
+    }
+
+    /** The last lines the worker wrote, for a report on a worker that failed. */
+    String logTail(int lines) {
+        try {
+            List<String> all = Files.readAllLines(this.log);
+            return String.join(System.lineSeparator(), all.subList(Math.max(0, all.size() - lines), all.size()));
+        }
+        catch (IOException ex) {
+            return "(no log: " + ex.getMessage() + ")";
+        }
+    }
+
+    private void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(this.process.pid())).inheritIO()
+                .start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + this.process.pid() + " failed");
+            }
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while signalling worker " + this.id, ex);
+        }
+    }
+
+    /** Never leaves a process behind: resumes a paused one (so it can die) and kills it if still running. */
+    @Override
+    public void close() {
+        if (this.process.isAlive()) {
+            if (this.paused) {
+                resume();
+            }
+            this.process.destroyForcibly();
+            awaitExit(30);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return this.id + " (pid " + pid() + ")";
+    }
+}
