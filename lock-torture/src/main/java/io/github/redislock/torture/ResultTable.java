@@ -13,12 +13,13 @@ final class ResultTable {
 
     static String render(List<ScenarioResult> results) {
         List<String> lines = new ArrayList<>();
-        lines.add("| scenario | sections | overlaps (untold) | fenced writes accepted / rejected | lost updates "
+        lines.add("| scenario | client | sections | overlaps (untold) | fenced writes accepted / rejected | lost updates "
                 + "| stale tokens | recovery | longest idle while others waited | exceptions | loss signals "
                 + "| verdict |");
-        lines.add("|---|---:|---:|---|---:|---:|---:|---:|---|---|---|");
+        lines.add("|---|---|---:|---:|---|---:|---:|---:|---:|---|---|---|");
         for (ScenarioResult result : results) {
-            lines.add("| " + String.join(" | ", result.scenario().id(), Integer.toString(result.sections()),
+            lines.add("| " + String.join(" | ", result.scenario().id(), result.client(),
+                    Integer.toString(result.sections()),
                     result.overlaps() + " (" + result.untoldOverlaps() + ")",
                     result.acceptedTotal() + " / " + result.rejectedTotal() + perWorker(result.rejected()),
                     Integer.toString(result.lostUpdates()), Integer.toString(result.staleTokens()),
@@ -27,7 +28,7 @@ final class ResultTable {
         }
         lines.add("");
         for (ScenarioResult result : results) {
-            lines.add("- " + result.scenario().id() + " (" + result.topology() + ", "
+            lines.add("- " + result.scenario().id() + " on " + result.client() + " (" + result.topology() + ", "
                     + result.wallTime().toSeconds() + " s): " + result.fault().description()
                     + (result.passed() ? "" : "; FAILED: " + String.join("; ", result.failures())));
         }

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
  * What the witness showed for one scenario, and the verdict: {@link #failures()} empty means it passed.
  *
  * @param scenario the scenario
+ * @param client the workers' client library
  * @param topology what the workers locked on
  * @param fault what the nemesis did
  * @param attempts lock calls made
@@ -31,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  * @param failures the rules broken, each a sentence
  * @param wallTime how long the scenario took, start-up included
  */
-record ScenarioResult(Scenario scenario, String topology, Fault fault, int attempts, int sections, int overlaps,
+record ScenarioResult(Scenario scenario, String client, String topology, Fault fault, int attempts, int sections, int overlaps,
         int untoldOverlaps, Map<String, Integer> accepted, Map<String, Integer> rejected, int lostUpdates,
         int staleTokens, int staleAccepted, @Nullable Long recoveryMicros, long longestIdleMicros,
         Map<String, Long> exceptions, Map<String, Long> lossSignals, List<String> failures, Duration wallTime) {

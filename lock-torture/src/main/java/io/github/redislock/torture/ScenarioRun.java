@@ -22,6 +22,26 @@ import org.jspecify.annotations.Nullable;
  * One scenario from start to verdict: a fresh topology, a cleared witness, the worker JVMs; go, run, fault, run,
  * stop; then the records are read back from the witness and judged by {@link Verdict}. Every process started
  * here is stopped here, whatever happens.
+ * <p>
+ * A worker's states, as this run drives them; the coordinator and the workers talk only through the witness's
+ * flags ({@code ready}, {@code go}, {@code stop}, {@code dead}), since they are separate processes:
+ * <table>
+ * <caption>Worker states</caption>
+ * <tr><th>state</th><th>event</th><th>next</th></tr>
+ * <tr><td>starting</td><td>its application context is up: it adds itself to {@code ready}</td><td>ready</td></tr>
+ * <tr><td>starting</td><td>it exits, or is not ready within 2 minutes</td><td>the run fails with its log</td></tr>
+ * <tr><td>ready</td><td>every worker is ready; the run sets {@code go}</td><td>running</td></tr>
+ * <tr><td>running</td><td>the nemesis freezes it (SIGSTOP)</td><td>frozen</td></tr>
+ * <tr><td>frozen</td><td>the nemesis thaws it (SIGCONT)</td><td>running</td></tr>
+ * <tr><td>frozen</td><td>the nemesis kills it (SIGKILL), then adds it to {@code dead}</td><td>killed</td></tr>
+ * <tr><td>running</td><td>the run sets {@code stop}: each thread finishes its lock call, records it, and
+ * ends; the context closes</td><td>exited (0)</td></tr>
+ * <tr><td>running</td><td>it does not exit within a minute of {@code stop}, or exits non-zero</td>
+ * <td>a failure of the scenario</td></tr>
+ * </table>
+ * A killed worker's last section never records itself; {@code dead} tells the witness that its occupancy no
+ * longer counts. Kills happen only to a frozen worker seen inside a section, so "killed while holding" is
+ * certain, not a race.
  */
 final class ScenarioRun {
 
@@ -30,6 +50,8 @@ final class ScenarioRun {
     private static final Duration WORKER_STOP_TIMEOUT = Duration.ofSeconds(60);
 
     private final Scenario scenario;
+
+    private final String client;
 
     private final TortureOptions options;
 
@@ -45,9 +67,10 @@ final class ScenarioRun {
 
     private final List<WorkerProcess> workers = new ArrayList<>();
 
-    ScenarioRun(Scenario scenario, TortureOptions options, RedisServer witnessServer, Path logDirectory,
-            String classPath) {
+    ScenarioRun(Scenario scenario, String client, TortureOptions options, RedisServer witnessServer,
+            Path logDirectory, String classPath) {
         this.scenario = scenario;
+        this.client = client;
         this.options = options;
         this.witnessServer = witnessServer;
         this.logDirectory = logDirectory;
@@ -80,11 +103,12 @@ final class ScenarioRun {
             List<String> workerFailures = awaitWorkersStopped();
             List<SectionRecord> records = records();
             if (this.options.records() != null) {
-                writeRecords(this.options.records().resolve(this.scenario.id() + ".txt"), records, fault);
+                writeRecords(this.options.records().resolve(this.scenario.id() + "-" + this.client + ".txt"), records,
+                        fault);
             }
             Verdict verdict = new Verdict(this.scenario, fault, this.options.lease(), records);
             workerFailures.forEach(verdict::fail);
-            return verdict.judge(this.topology.describe(), counters(Witness.EXCEPTIONS), counters(Witness.LOST_EVENTS),
+            return verdict.judge(this.client, this.topology.describe(), counters(Witness.EXCEPTIONS), counters(Witness.LOST_EVENTS),
                     Duration.ofNanos(System.nanoTime() - started));
         }
         finally {
@@ -151,7 +175,7 @@ final class ScenarioRun {
 
     private Map<String, String> workerProperties(Topology topology) {
         Map<String, String> properties = new LinkedHashMap<>(topology.workerProperties());
-        properties.put("spring.data.redis.client-type", this.options.client());
+        properties.put("spring.data.redis.client-type", this.client);
         properties.put("spring.data.redis.timeout", "2s");
         properties.put("spring.main.banner-mode", "off");
         properties.put("redis-lock.key-prefix", "redis-lock-torture:");

@@ -6,7 +6,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 import io.github.redislock.testsupport.RedisBinary;
 import io.github.redislock.testsupport.RedisServer;
@@ -14,7 +16,7 @@ import io.github.redislock.testsupport.RedisServer;
 /**
  * Runs the scenarios of one command line in turn, each on fresh servers, against one witness server, and prints
  * the table. Workers get this JVM's class path (with the sabotage directory in front, if asked for); their logs
- * go to a temporary directory that is kept when a scenario fails.
+ * go to a temporary directory that is deleted when every scenario passed and kept otherwise.
  */
 final class Torture {
 
@@ -41,21 +43,39 @@ final class Torture {
         }
         this.out.println("redis-lock torture: " + this.options.workers() + " workers x " + this.options.threads()
                 + " threads, " + this.options.resources() + " resources, lease " + this.options.lease().toMillis()
-                + " ms (fixed " + this.options.fixedLease().toMillis() + " ms), client " + this.options.client()
+                + " ms (fixed " + this.options.fixedLease().toMillis() + " ms), on " + this.options.clients()
                 + "; Redis " + RedisBinary.describe() + "; Java " + Runtime.version() + "; worker logs in " + logs);
         List<ScenarioResult> results = new ArrayList<>();
         try (RedisServer witness = RedisServer.start()) {
-            for (Scenario scenario : this.options.scenarios()) {
-                this.out.println("scenario " + scenario.id() + ": " + scenario.description());
-                ScenarioResult result = new ScenarioRun(scenario, this.options, witness, logs, classPath).run();
-                this.out.println("  " + (result.passed() ? "pass" : "FAIL " + result.failures()) + " ("
-                        + result.sections() + " sections, " + result.wallTime().toSeconds() + " s)");
-                results.add(result);
+            for (String client : this.options.clients()) {
+                for (Scenario scenario : this.options.scenarios()) {
+                    this.out.println("scenario " + scenario.id() + " on " + client + ": " + scenario.description());
+                    ScenarioResult result = new ScenarioRun(scenario, client, this.options, witness, logs, classPath)
+                        .run();
+                    this.out.println("  " + (result.passed() ? "pass" : "FAIL " + result.failures()) + " ("
+                            + result.sections() + " sections, " + result.wallTime().toSeconds() + " s)");
+                    results.add(result);
+                }
             }
         }
         this.out.println();
         this.out.println(ResultTable.render(results));
+        if (results.stream().allMatch(ScenarioResult::passed)) {
+            deleteRecursively(logs);
+        }
+        else {
+            this.out.println("Worker logs kept in " + logs);
+        }
         return results;
+    }
+
+    private static void deleteRecursively(Path directory) {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     private static Path temporaryDirectory(String prefix) {

@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * @param healthyRun how long the healthy scenario runs
  * @param warmUp how long workers run before a fault
  * @param afterFault how long they run after it
- * @param client {@code lettuce} or {@code jedis}
+ * @param clients the client libraries to run every scenario on: {@code lettuce}, {@code jedis}, or both
  * @param redis a user's Redis URL, or null to start one
  * @param sentinel a user's Sentinel set-up ({@code master@host:port,…}), or null
  * @param redlock a user's Redlock masters (comma-separated URLs), or null
@@ -34,18 +34,18 @@ import org.jspecify.annotations.Nullable;
  */
 record TortureOptions(List<Scenario> scenarios, int workers, int threads, int resources, Duration lease,
         Duration fixedLease, Duration waitTime, int workMillis, Duration healthyRun, Duration warmUp,
-        Duration afterFault, String client, @Nullable String redis, @Nullable String sentinel,
+        Duration afterFault, List<String> clients, @Nullable String redis, @Nullable String sentinel,
         @Nullable String redlock, @Nullable Sabotage sabotage, @Nullable Path records) {
 
     static final String USAGE = """
             java -jar redis-lock-torture.jar [--profile=short|full] [--scenarios=healthy,worker-pause,…]
                 [--workers=3] [--threads=8] [--resources=3] [--lease=3s] [--fixed-lease=2s] [--wait=3s]
-                [--work-millis=8] [--healthy=60s] [--warm-up=3s] [--after-fault=12s] [--client=lettuce|jedis]
+                [--work-millis=8] [--healthy=60s] [--warm-up=3s] [--after-fault=12s] [--client=lettuce|jedis|both]
                 [--redis=redis://host:port | --sentinel=master@host:port,host:port | --redlock=redis://…,redis://…]
                 [--records=DIRECTORY]
             Scenarios: healthy, redis-pause, redis-restart, worker-kill, worker-pause, sentinel-failover,
-                replica-ack-failover, redlock-faults. The short profile is healthy (10 s) and worker-pause; the full
-                one (the default) is every scenario. With --redis, --sentinel or --redlock the suite locks on your
+                replica-ack-failover, redlock-faults. The short profile is healthy (10 s) and worker-pause on Lettuce;
+                the full one (the default) is every scenario, on Lettuce and then on Jedis. With --redis, --sentinel or --redlock the suite locks on your
                 Redis (writing keys under redis-lock-torture:) and runs only the scenarios that fault workers,
                 never your servers. --records writes each scenario's section records (one line per lock call) there.""";
 
@@ -88,10 +88,12 @@ record TortureOptions(List<Scenario> scenarios, int workers, int threads, int re
             }
             scenarios.removeAll(touching);
         }
-        String client = options.text("client", "lettuce");
-        if (!client.equals("lettuce") && !client.equals("jedis")) {
-            throw new IllegalArgumentException("--client is lettuce or jedis, not '" + client + "'");
-        }
+        String client = options.text("client", quick ? "lettuce" : "both");
+        List<String> clients = switch (client) {
+            case "lettuce", "jedis" -> List.of(client);
+            case "both" -> List.of("lettuce", "jedis");
+            default -> throw new IllegalArgumentException("--client is lettuce, jedis or both, not '" + client + "'");
+        };
         String sabotage = options.optional("sabotage");
         String records = options.optional("records");
         TortureOptions parsed = new TortureOptions(scenarios, options.positive("workers", 3),
@@ -100,7 +102,7 @@ record TortureOptions(List<Scenario> scenarios, int workers, int threads, int re
                 options.duration("wait", Duration.ofSeconds(3)), options.positive("work-millis", 8),
                 options.duration("healthy", quick ? Duration.ofSeconds(10) : Duration.ofSeconds(60)),
                 options.duration("warm-up", Duration.ofSeconds(3)),
-                options.duration("after-fault", quick ? Duration.ofSeconds(10) : Duration.ofSeconds(12)), client,
+                options.duration("after-fault", quick ? Duration.ofSeconds(10) : Duration.ofSeconds(12)), clients,
                 redis, sentinel, redlock, (sabotage != null) ? Sabotage.of(sabotage) : null,
                 (records != null) ? Path.of(records) : null);
         options.rejectUnknown();

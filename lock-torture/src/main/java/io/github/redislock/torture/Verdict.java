@@ -50,7 +50,7 @@ final class Verdict {
         this.failures.add(failure);
     }
 
-    ScenarioResult judge(String topology, Map<String, Long> exceptions, Map<String, Long> lossSignals,
+    ScenarioResult judge(String client, String topology, Map<String, Long> exceptions, Map<String, Long> lossSignals,
             Duration wallTime) {
         Map<String, SectionRecord> byMember = new HashMap<>();
         List<SectionRecord> entered = new ArrayList<>();
@@ -118,7 +118,7 @@ final class Verdict {
         if (this.scenario == Scenario.HEALTHY && !exceptions.isEmpty()) {
             fail("lock calls threw in a healthy run: " + exceptions);
         }
-        return new ScenarioResult(this.scenario, topology, this.fault, this.records.size(), entered.size(), overlaps,
+        return new ScenarioResult(this.scenario, client, topology, this.fault, this.records.size(), entered.size(), overlaps,
                 untold, accepted, rejected, lostUpdates, stale.size(), staleAccepted, recovery, idle, exceptions,
                 lossSignals, List.copyOf(this.failures), wallTime);
     }
