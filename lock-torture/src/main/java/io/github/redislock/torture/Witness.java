@@ -57,7 +57,10 @@ final class Witness implements AutoCloseable {
         long micros = micros(reply.get(0), reply.get(1));
         List<String> others = new ArrayList<>();
         for (int i = 2; i < reply.size(); i++) {
-            others.add((String) reply.get(i));
+            // A two-key section inside both of this one's resources is one overlap, not two.
+            if (!others.contains(reply.get(i))) {
+                others.add((String) reply.get(i));
+            }
         }
         return new Entry(micros, others);
     }

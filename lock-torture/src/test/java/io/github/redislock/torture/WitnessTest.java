@@ -69,6 +69,15 @@ class WitnessTest {
     }
 
     @Test
+    void enterNamesASectionInsideBothResourcesOnce() {
+        this.witness.enter(List.of("r0", "r1"), "w1:t0:1");
+
+        Witness.Entry entry = this.witness.enter(List.of("r0", "r1"), "w2:t0:1");
+
+        assertThat(entry.others()).containsExactly("w1:t0:1");
+    }
+
+    @Test
     void enterSkipsMembersOfDeadWorkers() {
         this.witness.enter(List.of("r0"), "w1:t0:1");
         this.witness.enter(List.of("r0"), "w2:t0:1");
