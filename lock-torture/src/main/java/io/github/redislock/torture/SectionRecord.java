@@ -48,9 +48,15 @@ record SectionRecord(String worker, String member, SectionKind kind, List<String
         if (f.length != 13) {
             throw new IllegalArgumentException("Not a section record: " + text);
         }
-        return new SectionRecord(f[0], f[1], SectionKind.valueOf(f[2]), list(f[3]), Long.parseLong(f[4]),
-                Long.parseLong(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7]), list(f[8]), f[9].charAt(0),
-                f[10].charAt(0), "1".equals(f[11]), f[12]);
+        try {
+            return new SectionRecord(f[0], f[1], SectionKind.valueOf(f[2]), list(f[3]), Long.parseLong(f[4]),
+                    Long.parseLong(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7]), list(f[8]), f[9].charAt(0),
+                    f[10].charAt(0), "1".equals(f[11]), f[12]);
+        }
+        catch (IllegalArgumentException | IndexOutOfBoundsException ex) {
+            // A bad number, kind or empty outcome: say which line, not just "For input string".
+            throw new IllegalArgumentException("Not a section record: " + text + " (" + ex.getMessage() + ")", ex);
+        }
     }
 
     private static List<String> list(String text) {
