@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
@@ -74,7 +75,7 @@ record TortureOptions(List<Scenario> scenarios, int workers, int threads, int re
         String named = options.optional("scenarios");
         if (named != null) {
             for (String id : named.split(",")) {
-                scenarios.add(Scenario.of(id.trim()));
+                scenarios.add(named("scenarios", id.trim(), Scenario::of));
             }
         }
         else {
@@ -103,7 +104,7 @@ record TortureOptions(List<Scenario> scenarios, int workers, int threads, int re
                 options.duration("healthy", quick ? Duration.ofSeconds(10) : Duration.ofSeconds(60)),
                 options.duration("warm-up", Duration.ofSeconds(3)),
                 options.duration("after-fault", quick ? Duration.ofSeconds(10) : Duration.ofSeconds(12)), clients,
-                redis, sentinel, redlock, (sabotage != null) ? Sabotage.of(sabotage) : null,
+                redis, sentinel, redlock, (sabotage != null) ? named("sabotage", sabotage, Sabotage::of) : null,
                 (records != null) ? Path.of(records) : null);
         options.rejectUnknown();
         if (parsed.workers() < 2) {
@@ -116,6 +117,16 @@ record TortureOptions(List<Scenario> scenarios, int workers, int threads, int re
             throw new IllegalArgumentException("--fixed-lease must not be longer than --lease");
         }
         return parsed;
+    }
+
+    /** Looks a name up, saying in the message which option held an unknown one. */
+    private static <T> T named(String option, String id, Function<String, T> lookUp) {
+        try {
+            return lookUp.apply(id);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new IllegalArgumentException("--" + option + ": " + ex.getMessage(), ex);
+        }
     }
 
     /** Whether the workers lock on a Redis the user gave rather than one the suite started. */
