@@ -1,0 +1,138 @@
+package io.github.redislock.torture;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.assertj.core.api.ThrowableAssertAlternative;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/** The suite's command line: defaults, profiles, and a message naming the option for every bad one. */
+class TortureOptionsTest {
+
+    private static final String REDIS = "--redis=redis://127.0.0.1:6390";
+
+    @Test
+    void defaultsToTheFullProfile() {
+        TortureOptions options = TortureOptions.parse();
+
+        assertThat(options.scenarios()).containsExactly(Scenario.values());
+        assertThat(options.workers()).isEqualTo(3);
+        assertThat(options.threads()).isEqualTo(8);
+        assertThat(options.resources()).isEqualTo(3);
+        assertThat(options.lease()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(options.fixedLease()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(options.waitTime()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(options.workMillis()).isEqualTo(8);
+        assertThat(options.healthyRun()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(options.warmUp()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(options.afterFault()).isEqualTo(Duration.ofSeconds(12));
+        assertThat(options.client()).isEqualTo("lettuce");
+        assertThat(options.external()).isFalse();
+        assertThat(options.sabotage()).isNull();
+        assertThat(options.records()).isNull();
+    }
+
+    @Test
+    void shortProfileIsTenSecondsHealthyAndWorkerPause() {
+        TortureOptions options = TortureOptions.parse("--profile=short");
+
+        assertThat(options.scenarios()).containsExactly(Scenario.HEALTHY, Scenario.WORKER_PAUSE);
+        assertThat(options.healthyRun()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(options.afterFault()).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void namedScenariosRunInTheOrderGiven() {
+        TortureOptions options = TortureOptions.parse("--scenarios=worker-pause, redis-restart",
+                "--workers=4", "--lease=500ms", "--fixed-lease=500ms", "--client=jedis");
+
+        assertThat(options.scenarios()).containsExactly(Scenario.WORKER_PAUSE, Scenario.REDIS_RESTART);
+        assertThat(options.workers()).isEqualTo(4);
+        assertThat(options.lease()).isEqualTo(Duration.ofMillis(500));
+        assertThat(options.fixedLease()).isEqualTo(Duration.ofMillis(500));
+        assertThat(options.client()).isEqualTo("jedis");
+    }
+
+    @Test
+    void rejectsUnknownOption() {
+        rejected("--workers=3", "--colour=red").withMessageStartingWith("Unknown option(s) [colour]");
+    }
+
+    @Test
+    void rejectsArgumentThatIsNotAnOption() {
+        rejected("workers").withMessageStartingWith("Options are --name=value, not 'workers'");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            --workers=1 | --workers must be at least 2: one to fault and one to see it
+            --workers=x | --workers must be a positive whole number, not 'x'
+            --resources=1 | --resources must be at least 2, for the sections that lock two
+            --lease=0s | --lease must be a positive duration such as 3s or 500ms, not '0s'
+            --wait=soon | --wait must be a positive duration such as 3s or 500ms, not 'soon'
+            --lease=1s --fixed-lease=2s | --fixed-lease must not be longer than --lease
+            --profile=medium | --profile is short or full, not 'medium'
+            --client=x | --client is lettuce or jedis, not 'x'
+            --sabotage=everything | --sabotage: Unknown sabotage 'everything'; there is [release-without-compare]
+            """)
+    void rejectsBadValueNamingTheOption(String arguments, String message) {
+        rejected(arguments.split(" ")).withMessage(message);
+    }
+
+    @Test
+    void rejectsTwoExternalEndpoints() {
+        rejected(REDIS, "--redlock=redis://127.0.0.1:6391,redis://127.0.0.1:6392")
+            .withMessage("Give one of --redis, --sentinel and --redlock, not several");
+    }
+
+    @Test
+    void rejectsUnknownScenario() {
+        rejected("--scenarios=healthy,tornado")
+            .withMessageStartingWith("--scenarios: Unknown scenario 'tornado'; the scenarios are [healthy, ");
+    }
+
+    @Test
+    void externalEndpointRunsOnlyScenariosThatLeaveRedisAlone() {
+        TortureOptions options = TortureOptions.parse(REDIS);
+
+        assertThat(options.external()).isTrue();
+        assertThat(options.redis()).isEqualTo("redis://127.0.0.1:6390");
+        assertThat(options.scenarios()).containsExactly(Scenario.HEALTHY, Scenario.WORKER_KILL,
+                Scenario.WORKER_PAUSE);
+    }
+
+    @Test
+    void externalSentinelKeepsTheShortProfile() {
+        TortureOptions options = TortureOptions.parse("--sentinel=mymaster@127.0.0.1:26379", "--profile=short");
+
+        assertThat(options.external()).isTrue();
+        assertThat(options.scenarios()).containsExactly(Scenario.HEALTHY, Scenario.WORKER_PAUSE);
+    }
+
+    @Test
+    void externalEndpointRejectsScenariosThatFaultRedisWhenNamed() {
+        rejected(REDIS, "--scenarios=healthy,redis-pause,sentinel-failover")
+            .withMessage("Scenarios [redis-pause, sentinel-failover] fault Redis processes, which the suite does "
+                    + "only to servers it started itself");
+    }
+
+    @Test
+    void parsesSabotage() {
+        assertThat(TortureOptions.parse("--sabotage=release-without-compare").sabotage())
+            .isEqualTo(Sabotage.RELEASE_WITHOUT_COMPARE);
+    }
+
+    @Test
+    void parsesRecordsDirectory() {
+        assertThat(TortureOptions.parse("--records=/tmp/x").records()).isEqualTo(Path.of("/tmp/x"));
+    }
+
+    private static ThrowableAssertAlternative<IllegalArgumentException> rejected(String... args) {
+        return assertThatIllegalArgumentException().isThrownBy(() -> TortureOptions.parse(args));
+    }
+}
