@@ -31,7 +31,7 @@ class TortureOptionsTest {
         assertThat(options.healthyRun()).isEqualTo(Duration.ofSeconds(60));
         assertThat(options.warmUp()).isEqualTo(Duration.ofSeconds(3));
         assertThat(options.afterFault()).isEqualTo(Duration.ofSeconds(12));
-        assertThat(options.client()).isEqualTo("lettuce");
+        assertThat(options.clients()).containsExactly("lettuce", "jedis");
         assertThat(options.external()).isFalse();
         assertThat(options.sabotage()).isNull();
         assertThat(options.records()).isNull();
@@ -44,6 +44,7 @@ class TortureOptionsTest {
         assertThat(options.scenarios()).containsExactly(Scenario.HEALTHY, Scenario.WORKER_PAUSE);
         assertThat(options.healthyRun()).isEqualTo(Duration.ofSeconds(10));
         assertThat(options.afterFault()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(options.clients()).containsExactly("lettuce");
     }
 
     @Test
@@ -55,7 +56,7 @@ class TortureOptionsTest {
         assertThat(options.workers()).isEqualTo(4);
         assertThat(options.lease()).isEqualTo(Duration.ofMillis(500));
         assertThat(options.fixedLease()).isEqualTo(Duration.ofMillis(500));
-        assertThat(options.client()).isEqualTo("jedis");
+        assertThat(options.clients()).containsExactly("jedis");
     }
 
     @Test
@@ -77,7 +78,7 @@ class TortureOptionsTest {
             --wait=soon | --wait must be a positive duration such as 3s or 500ms, not 'soon'
             --lease=1s --fixed-lease=2s | --fixed-lease must not be longer than --lease
             --profile=medium | --profile is short or full, not 'medium'
-            --client=x | --client is lettuce or jedis, not 'x'
+            --client=x | --client is lettuce, jedis or both, not 'x'
             --sabotage=everything | --sabotage: Unknown sabotage 'everything'; there is [release-without-compare]
             """)
     void rejectsBadValueNamingTheOption(String arguments, String message) {

@@ -194,7 +194,7 @@ class VerdictTest {
     @Test
     void healthyRunWithExceptionsFails() {
         List<SectionRecord> records = List.of(section("w1:t0:1").in("r0").entered(1, 100, 200).record());
-        ScenarioResult result = new Verdict(Scenario.HEALTHY, NONE, LEASE, records).judge("one Redis",
+        ScenarioResult result = new Verdict(Scenario.HEALTHY, NONE, LEASE, records).judge("lettuce", "one Redis",
                 Map.of("LockNotAcquiredException", 2L), Map.of(), Duration.ofSeconds(1));
 
         assertThat(result.recoveryMicros()).isZero();
@@ -205,7 +205,7 @@ class VerdictTest {
     @Test
     void exceptionsUnderFaultPass() {
         List<SectionRecord> records = List.of(section("w1:t0:1").in("r0").entered(1, 2100, 2200).record());
-        ScenarioResult result = new Verdict(Scenario.WORKER_PAUSE, PAUSE, LEASE, records).judge("one Redis",
+        ScenarioResult result = new Verdict(Scenario.WORKER_PAUSE, PAUSE, LEASE, records).judge("lettuce", "one Redis",
                 Map.of("LockNotAcquiredException", 2L), Map.of(), Duration.ofSeconds(1));
 
         assertThat(result.exceptions()).containsExactly(Map.entry("LockNotAcquiredException", 2L));
@@ -228,7 +228,7 @@ class VerdictTest {
                 List.of(section("w1:t0:1").in("r0").entered(1, 100, 200).record()));
         verdict.fail("w2 did not stop within 60 s");
 
-        ScenarioResult result = verdict.judge("one Redis", Map.of(), Map.of(), Duration.ofSeconds(1));
+        ScenarioResult result = verdict.judge("lettuce", "one Redis", Map.of(), Map.of(), Duration.ofSeconds(1));
 
         assertThat(result.failures()).containsExactly("w2 did not stop within 60 s");
         assertThat(result.passed()).isFalse();
@@ -308,7 +308,7 @@ class VerdictTest {
 
     private static ScenarioResult judge(Scenario scenario, Fault fault, Section... sections) {
         List<SectionRecord> records = Arrays.stream(sections).map(Section::record).toList();
-        return new Verdict(scenario, fault, LEASE, records).judge("one Redis", Map.of(), Map.of(),
+        return new Verdict(scenario, fault, LEASE, records).judge("lettuce", "one Redis", Map.of(), Map.of(),
                 Duration.ofSeconds(1));
     }
 
