@@ -234,19 +234,7 @@ public final class RedisServer implements AutoCloseable {
 
     private void signal(String signal) {
         requireRunning();
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(this.process.pid())).inheritIO().start();
-            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-                throw new IllegalStateException("kill -" + signal + " " + this.process.pid() + " failed");
-            }
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while signalling redis-server", ex);
-        }
+        ProcessSignals.send(this.process, signal);
         this.paused = "STOP".equals(signal);
     }
 

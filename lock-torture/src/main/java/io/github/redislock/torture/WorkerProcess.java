@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.github.redislock.testsupport.ProcessSignals;
+
 /**
  * One worker JVM the suite started ({@link Worker}), its output in a log file, and the faults a worker can suffer:
  * {@link #kill()} (SIGKILL, as a crash or an OOM killer), {@link #pause()}/{@link #resume()} (SIGSTOP/SIGCONT,
@@ -108,20 +110,7 @@ final class WorkerProcess implements AutoCloseable {
     }
 
     private void signal(String signal) {
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(this.process.pid())).inheritIO()
-                .start();
-            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-                throw new IllegalStateException("kill -" + signal + " " + this.process.pid() + " failed");
-            }
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while signalling worker " + this.id, ex);
-        }
+        ProcessSignals.send(this.process, signal);
     }
 
     /** Never leaves a process behind: resumes a paused one (so it can die) and kills it if still running. */
