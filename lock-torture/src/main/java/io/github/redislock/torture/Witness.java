@@ -85,7 +85,12 @@ final class Witness implements AutoCloseable {
     }
 
     Object command(String... arguments) {
-        return this.connection.command(arguments);
+        try {
+            return this.connection.command(arguments);
+        }
+        catch (RuntimeException ex) {
+            throw new WitnessException("Witness command " + arguments[0] + " failed", ex);
+        }
     }
 
     long timeMicros() {
@@ -110,12 +115,11 @@ final class Witness implements AutoCloseable {
     }
 
     private Object script(String name, List<String> keys, String... arguments) {
-        String sha = this.loaded.computeIfAbsent(name,
-                (script) -> (String) this.connection.command("SCRIPT", "LOAD", source(script)));
+        String sha = this.loaded.computeIfAbsent(name, (script) -> (String) command("SCRIPT", "LOAD", source(script)));
         List<String> command = new ArrayList<>(List.of("EVALSHA", sha, Integer.toString(keys.size())));
         command.addAll(keys);
         command.addAll(List.of(arguments));
-        return this.connection.command(command.toArray(String[]::new));
+        return command(command.toArray(String[]::new));
     }
 
     private static String source(String name) {
@@ -135,6 +139,17 @@ final class Witness implements AutoCloseable {
     @Override
     public void close() {
         this.connection.close();
+    }
+
+    /**
+     * The witness failed: the run cannot be judged. Kept apart from what the lock calls throw, which the
+     * workers count as results.
+     */
+    static final class WitnessException extends RuntimeException {
+
+        WitnessException(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     /** What entering found: the witness time and the sections already inside. */

@@ -38,6 +38,8 @@ public final class Worker {
 
     private volatile boolean stopped;
 
+    private volatile boolean failed;
+
     private Worker(ConfigurableApplicationContext context) {
         this.environment = context.getEnvironment();
         this.id = this.environment.getRequiredProperty("torture.worker");
@@ -48,13 +50,15 @@ public final class Worker {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(WorkerApplication.class)
             .web(WebApplicationType.NONE)
             .run(args);
+        Worker worker = new Worker(context);
         try {
-            new Worker(context).run(context);
+            worker.run(context);
         }
         finally {
             context.close();
         }
-        System.exit(0);
+        // A thread that lost the witness wrote records no more: the run cannot be judged, and says so.
+        System.exit(worker.failed ? 1 : 0);
     }
 
     private void run(ConfigurableApplicationContext context) throws InterruptedException {
@@ -151,6 +155,10 @@ public final class Worker {
                     attempt(witness);
                 }
             }
+            catch (RuntimeException ex) {
+                Worker.this.failed = true;
+                throw ex;
+            }
         }
 
         private void attempt(Witness witness) {
@@ -172,6 +180,9 @@ public final class Worker {
                     case LONG -> this.template.execute(LockRequest.of(resources, this.lease.multipliedBy(10), null),
                             () -> body.runCurrent());
                 }
+            }
+            catch (Witness.WitnessException ex) {
+                throw ex;
             }
             catch (RuntimeException ex) {
                 exception = ex.getClass().getSimpleName();
