@@ -53,7 +53,12 @@ final class RedlockHandle implements LockHandle {
 
     void scheduleRenewal(ScheduledExecutorService scheduler) {
         long period = Math.max(1, this.leaseMillis / 3);
-        this.renewal = scheduler.scheduleWithFixedDelay(this::renew, period, period, TimeUnit.MILLISECONDS);
+        // An acquisition that waited for a node answering late hands the lock out with less than its lease left
+        // (the copies on the first nodes were set when the attempt began): the first renewal comes halfway
+        // through what is left when that is sooner than a period, or the copies would expire under the holder.
+        long left = TimeUnit.NANOSECONDS.toMillis(this.validUntil - System.nanoTime());
+        long first = Math.max(0, Math.min(period, left / 2));
+        this.renewal = scheduler.scheduleWithFixedDelay(this::renew, first, period, TimeUnit.MILLISECONDS);
     }
 
     /** Extends the lease on every node that took it; fewer than a majority within the validity: lost. */

@@ -190,7 +190,7 @@ public final class Worker {
             }
             LockHandle lock = body.lock;
             boolean told = lock != null
-                    && (!body.heldAtEnd || lock.isLost() || this.lost.contains(lock.token()));
+                    && (!body.heldAtEnd || lock.isLost() || this.lost.contains(lock));
             SectionRecord record = new SectionRecord(Worker.this.id, body.member, kind, resources,
                     (lock != null) ? lock.fencingToken() : -1, waitStart, body.enter,
                     (body.enter > 0) ? body.leave : nowMicros(), body.others,

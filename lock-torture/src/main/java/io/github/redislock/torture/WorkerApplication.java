@@ -75,7 +75,10 @@ class WorkerApplication {
         void run(LockHandle lock);
     }
 
-    /** The tokens of the locks this application was told it lost, by {@link LockLostEvent}. */
+    /**
+     * The locks this application was told it lost, by {@link LockLostEvent}: token and fencing token, since
+     * threads that pass a lock on among themselves share its token but each has its own fencing token.
+     */
     static class LostLocks {
 
         private final Set<String> tokens = ConcurrentHashMap.newKeySet();
@@ -85,12 +88,12 @@ class WorkerApplication {
 
         @EventListener
         void lost(LockLostEvent event) {
-            this.tokens.add(event.getToken());
+            this.tokens.add(event.getToken() + "|" + event.getFencingToken());
             this.listener.lost(event);
         }
 
-        boolean contains(String token) {
-            return this.tokens.contains(token);
+        boolean contains(LockHandle lock) {
+            return this.tokens.contains(lock.token() + "|" + lock.fencingToken());
         }
 
         void setListener(Listener listener) {
