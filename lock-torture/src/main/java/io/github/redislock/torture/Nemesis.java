@@ -127,15 +127,18 @@ final class Nemesis {
     }
 
     /**
-     * Freezes the worker at a moment when one of its sections is inside a resource (the witness says so, and a
-     * frozen process cannot leave); returns the resources it holds. Tries again for up to a minute.
+     * Freezes the worker at a moment when its sections are inside resources (the witness says so, and a frozen
+     * process cannot leave); returns the resources it holds. It waits for a moment when the worker holds two or
+     * more, where a fault does the most harm, for up to 10 s, then settles for one; it gives up after a minute.
      */
     private List<String> freezeWhileHolding(WorkerProcess victim) {
-        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        long started = System.nanoTime();
+        long settle = started + Duration.ofSeconds(10).toNanos();
+        long deadline = started + Duration.ofMinutes(1).toNanos();
         while (System.nanoTime() < deadline) {
             victim.pause();
             List<String> held = this.run.resourcesHeldBy(victim);
-            if (!held.isEmpty()) {
+            if (held.size() >= 2 || (!held.isEmpty() && System.nanoTime() > settle)) {
                 return held;
             }
             victim.resume();
