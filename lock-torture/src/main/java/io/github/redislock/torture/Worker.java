@@ -69,6 +69,7 @@ public final class Worker {
                     control.command("HINCRBY", Witness.LOST_EVENTS, this.id + "|" + event.getDetection(), "1");
                 }
             });
+            warmUp(context);
             synchronized (control) {
                 control.command("SADD", "ready", this.id);
             }
@@ -87,6 +88,24 @@ public final class Worker {
             for (Thread thread : running) {
                 thread.join();
             }
+        }
+    }
+
+    /**
+     * Takes and releases a key of this worker's own a few times, by each path the loops use, before saying it is
+     * ready: the first lock calls of a JVM open the Redis connections and load the scripts, which must not count
+     * against the first contended waits.
+     */
+    private void warmUp(ConfigurableApplicationContext context) {
+        DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+        WorkerApplication.AnnotatedSections annotated = context.getBean(WorkerApplication.AnnotatedSections.class);
+        String key = "warm-up:" + this.id;
+        Duration wait = Duration.ofSeconds(30);
+        for (int i = 0; i < 3; i++) {
+            annotated.renewed(key, (lock) -> {
+            });
+            template.execute(LockRequest.of(key, wait, Duration.ofSeconds(2)), () -> null);
+            template.execute(LockRequest.of(List.of(key, key + ":second"), wait, null), () -> null);
         }
     }
 
