@@ -40,7 +40,7 @@ final class Nemesis {
         RedisServer redis = this.run.topology(Topology.Single.class).server();
         long start = this.run.now();
         redis.pause();
-        pauseFor(pastTheLease());
+        ScenarioRun.runFor(pastTheLease());
         redis.resume();
         return new Fault(start, this.run.now(), everyWorker(),
                 "Redis frozen for " + pastTheLease().toMillis() + " ms");
@@ -70,7 +70,7 @@ final class Nemesis {
         WorkerProcess victim = this.run.workers().get(0);
         List<String> held = freezeWhileHolding(victim);
         long start = this.run.now();
-        pauseFor(pastTheLease());
+        ScenarioRun.runFor(pastTheLease());
         victim.resume();
         return new Fault(start, this.run.now(), Set.of(victim.id()),
                 victim.id() + " frozen for " + pastTheLease().toMillis() + " ms inside " + held);
@@ -105,7 +105,7 @@ final class Nemesis {
             if (!now.isEmpty()) {
                 return true;
             }
-            pauseFor(Duration.ofMillis(20));
+            ScenarioRun.runFor(Duration.ofMillis(20));
         }
         return false;
     }
@@ -115,12 +115,12 @@ final class Nemesis {
         long start = this.run.now();
         nodes.get(0).kill();
         nodes.get(1).kill();
-        pauseFor(this.lease);
+        ScenarioRun.runFor(this.lease);
         nodes.get(0).restart();
         nodes.get(1).restart();
-        pauseFor(Duration.ofSeconds(1));
+        ScenarioRun.runFor(Duration.ofSeconds(1));
         nodes.get(2).pause();
-        pauseFor(pastTheLease());
+        ScenarioRun.runFor(pastTheLease());
         nodes.get(2).resume();
         return new Fault(start, this.run.now(), everyWorker(), "nodes 1, 2 down for " + this.lease.toMillis()
                 + " ms and back empty; node 3 frozen for " + pastTheLease().toMillis() + " ms");
@@ -142,7 +142,7 @@ final class Nemesis {
                 return held;
             }
             victim.resume();
-            pauseFor(Duration.ofMillis(20));
+            ScenarioRun.runFor(Duration.ofMillis(20));
         }
         throw new IllegalStateException(victim + " was never seen inside a section");
     }
@@ -153,15 +153,5 @@ final class Nemesis {
 
     private Set<String> everyWorker() {
         return this.run.workers().stream().map(WorkerProcess::id).collect(Collectors.toSet());
-    }
-
-    private static void pauseFor(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted during a fault", ex);
-        }
     }
 }

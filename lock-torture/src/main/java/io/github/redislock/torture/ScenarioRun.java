@@ -269,7 +269,8 @@ final class ScenarioRun {
         return sums;
     }
 
-    private static void runFor(Duration duration) {
+    /** Lets the run go on (or a fault last) for the duration: time passing is the point, not a wait for an event. */
+    static void runFor(Duration duration) {
         try {
             Thread.sleep(duration.toMillis());
         }

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,7 +42,7 @@ final class Witness implements AutoCloseable {
 
     private final RespConnection connection;
 
-    private final Map<String, String> loaded = new ConcurrentHashMap<>();
+    private final Map<String, String> loaded = new HashMap<>();
 
     private Witness(RespConnection connection) {
         this.connection = connection;
