@@ -183,7 +183,8 @@ public class DistributedLockTemplate {
         return (handle instanceof ObservedLockHandle observed) ? observed.within(work) : work;
     }
 
-    private LockRequest request(String key, @Nullable Duration waitTime, @Nullable Duration leaseTime) {
+    /** The request of the key-based methods (and of Kotlin's {@code withLock}): the default wait time applied. */
+    LockRequest request(String key, @Nullable Duration waitTime, @Nullable Duration leaseTime) {
         return LockRequest.of(key, (waitTime != null) ? waitTime : this.defaultWaitTime, leaseTime);
     }
 }

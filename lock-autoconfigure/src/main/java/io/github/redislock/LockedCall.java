@@ -98,8 +98,11 @@ final class LockedCall {
         throw (E) ex;
     }
 
-    /** Releases; returns false when the lock turned out lost during the work (by renewal or by this release). */
-    private static boolean release(LockHandle handle, @Nullable Throwable workFailure) {
+    /**
+     * Releases; returns false when the lock turned out lost during the work (by renewal or by this release).
+     * Also the release of coroutine locks ({@code CoroutineLocks}).
+     */
+    static boolean release(LockHandle handle, @Nullable Throwable workFailure) {
         try {
             handle.close();
             LockDecisions.released(handle);

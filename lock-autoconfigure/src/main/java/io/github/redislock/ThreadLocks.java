@@ -8,7 +8,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The stack of locks guarding the work the current thread is doing, kept by {@link LockedCall} around the
- * guarded call and read through {@link LockContext}.
+ * guarded call and read through {@link LockContext}. A coroutine holding locks installs its own stack while it
+ * runs on a thread and puts the thread's back when it suspends (its context element, {@code CoroutineLocks}).
  */
 final class ThreadLocks {
 
@@ -49,6 +50,27 @@ final class ThreadLocks {
             if (nested.isEmpty()) {
                 HELD.remove();
             }
+        }
+    }
+
+    /**
+     * Makes the given locks (outermost first, at least one) the current thread's, for a coroutine that resumes
+     * on it holding them; returns what the thread had, for {@link #restore}. The coroutine's locks get a stack
+     * of their own here, as a locked blocking call inside the coroutine pushes onto it.
+     */
+    static @Nullable Object install(List<LockHandle> handles) {
+        Object previous = HELD.get();
+        HELD.set((handles.size() == 1) ? handles.get(0) : new ArrayDeque<>(handles));
+        return previous;
+    }
+
+    /** Puts back what {@link #install} replaced, when the coroutine suspends or ends on this thread. */
+    static void restore(@Nullable Object previous) {
+        if (previous == null) {
+            HELD.remove();
+        }
+        else {
+            HELD.set(previous);
         }
     }
 

@@ -64,6 +64,12 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         if (returns.kind() == LockedReturn.Kind.REACTIVE) {
             return reactive(operation, invocation, request, returns.adapter());
         }
+        if (returns.kind() == LockedReturn.Kind.SUSPENDING) {
+            return SuspendingLocking.call(template(), operation, request, invocation);
+        }
+        if (returns.kind() == LockedReturn.Kind.FLOW) {
+            return SuspendingLocking.flow(template(), operation, request, invocation);
+        }
         try {
             if (returns.kind() == LockedReturn.Kind.STAGE) {
                 return template().executeAsync(request, () -> (CompletionStage<?>) proceed(invocation));
@@ -74,7 +80,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
             throw wrapper.unwrap();
         }
         catch (LockNotAcquiredException ex) {
-            return notAcquired(operation, invocation, ex);
+            return notAcquired(operation, invocation.getThis(), invocation.getArguments(), ex);
         }
     }
 
@@ -87,7 +93,8 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         return adapter.fromPublisher(ReactiveLocking.lock(template(), request, adapter.isMultiValue(),
                 () -> adapter.toPublisher(proceedRethrowing(invocation)), (failure) -> {
                     try {
-                        return adapter.toPublisher(notAcquired(operation, invocation, failure));
+                        return adapter.toPublisher(notAcquired(operation, invocation.getThis(),
+                                invocation.getArguments(), failure));
                     }
                     catch (RuntimeException | Error ex) {
                         throw ex;
@@ -122,10 +129,14 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         }
     }
 
-    private @Nullable Object notAcquired(LockOperation operation, MethodInvocation invocation,
+    /**
+     * What a call whose own lock stayed taken returns: the fallback's result, the skipped value, or the failure.
+     * @param args the call's arguments (a suspend function's with the continuation a suspend fallback resumes)
+     */
+    static @Nullable Object notAcquired(LockOperation operation, @Nullable Object target, Object[] args,
             LockNotAcquiredException failure) throws Throwable {
         if (operation.fallback() != null) {
-            return operation.fallback().invoke(invocation.getThis(), invocation.getArguments(), failure);
+            return operation.fallback().invoke(target, args, failure);
         }
         if (operation.onFailure() == OnLockFailure.SKIP) {
             if (logger.isDebugEnabled()) {

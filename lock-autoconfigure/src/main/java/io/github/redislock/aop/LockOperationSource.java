@@ -22,6 +22,7 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.BridgeMethodResolver;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
@@ -181,16 +182,24 @@ public final class LockOperationSource {
     }
 
     private static LockFallback findFallback(String name, Method method, Class<?> targetClass, String origin) {
-        Class<?>[] parameters = method.getParameterTypes();
+        boolean suspending = KotlinDetector.isSuspendingFunction(method);
+        Class<?>[] all = method.getParameterTypes();
+        // A suspend function's continuation is not an argument of the call: its fallback may be a suspend
+        // function too (with a continuation of its own) or a plain one.
+        Class<?>[] parameters = suspending ? Arrays.copyOf(all, all.length - 1) : all;
         Class<?>[] withException = Arrays.copyOf(parameters, parameters.length + 1);
         withException[parameters.length] = LockNotAcquiredException.class;
         Method plain = ReflectionUtils.findMethod(targetClass, name, parameters);
-        Method extended = findWithTrailingException(targetClass, name, parameters);
+        Method extended = findWithTrailingException(targetClass, name, parameters, null);
+        if (suspending && plain == null && extended == null) {
+            plain = ReflectionUtils.findMethod(targetClass, name, all);
+            extended = findWithTrailingException(targetClass, name, parameters, all[all.length - 1]);
+        }
         Method found = (plain != null) ? plain : extended;
         if (found == null) {
             throw new InvalidLockDefinitionException(origin, "fallbackMethod '" + name + "' not found: declare "
-                    + name + "(" + typeNames(parameters) + ") or " + name + "(" + typeNames(withException) + ") on "
-                    + targetClass.getName());
+                    + name + "(" + typeNames(parameters) + ") or " + name + "(" + typeNames(withException) + ")"
+                    + (suspending ? " (suspend or not)" : "") + " on " + targetClass.getName());
         }
         Class<?> expected = method.getReturnType();
         if (expected != void.class && !ClassUtils.isAssignable(expected, found.getReturnType())) {
@@ -205,14 +214,22 @@ public final class LockOperationSource {
         if (Modifier.isStatic(found.getModifiers())) {
             throw new InvalidLockDefinitionException(origin, "fallbackMethod '" + name + "' must not be static");
         }
-        return new LockFallback(found, found == extended && plain == null);
+        return new LockFallback(found, found == extended && plain == null, suspending,
+                suspending && KotlinDetector.isSuspendingFunction(found));
     }
 
-    private static Method findWithTrailingException(Class<?> type, String name, Class<?>[] parameters) {
+    /**
+     * A method taking the parameters, then a {@code LockNotAcquiredException}, then (for a suspend fallback)
+     * the given continuation type.
+     */
+    private static @Nullable Method findWithTrailingException(Class<?> type, String name, Class<?>[] parameters,
+            @Nullable Class<?> continuation) {
+        int length = parameters.length + ((continuation != null) ? 2 : 1);
         for (Method candidate : ReflectionUtils.getUniqueDeclaredMethods(type, ReflectionUtils.USER_DECLARED_METHODS)) {
             Class<?>[] types = candidate.getParameterTypes();
-            if (candidate.getName().equals(name) && types.length == parameters.length + 1
+            if (candidate.getName().equals(name) && types.length == length
                     && types[parameters.length].isAssignableFrom(LockNotAcquiredException.class)
+                    && (continuation == null || types[length - 1] == continuation)
                     && Arrays.equals(Arrays.copyOf(types, parameters.length), parameters)) {
                 return candidate;
             }

@@ -1,0 +1,124 @@
+package io.github.redislock
+
+import java.time.Duration
+import kotlin.coroutines.AbstractCoroutineContextElement
+import kotlin.coroutines.CoroutineContext
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.NonCancellable
+import kotlinx.coroutines.ThreadContextElement
+import kotlinx.coroutines.currentCoroutineContext
+import kotlinx.coroutines.ensureActive
+import kotlinx.coroutines.runInterruptible
+import kotlinx.coroutines.withContext
+
+/**
+ * The locks a coroutine holds, innermost first along [outer]: its element in the `CoroutineContext`, and the
+ * owner of coroutine reentrancy. A locked suspend function runs with a new element (the lock it took, on top of
+ * those it found); a nested locked call on keys an element of its context holds enters at once; any other
+ * coroutine (whose context does not carry the element) waits like any other caller. Coroutines started inside
+ * the locked work inherit the context, and so the locks: they are part of that work, and structured
+ * concurrency ends them before it returns.
+ *
+ * As a `ThreadContextElement` it makes the locks `LockContext`'s while the coroutine runs on a thread,
+ * whichever thread it resumes on, and puts the thread's own back when it suspends.
+ */
+internal class CoroutineLocks(
+    private val outer: CoroutineLocks?,
+    /** The lock names this element took (without the key prefix), as the request named them. */
+    private val keys: List<String>,
+    private val handle: LockHandle,
+) : AbstractCoroutineContextElement(CoroutineLocks), ThreadContextElement<Any?> {
+
+    companion object Key : CoroutineContext.Key<CoroutineLocks>
+
+    /** Every lock of the coroutine, outermost first, as `LockContext.all()` lists them. */
+    private val handles: List<LockHandle> = (outer?.handles ?: emptyList()) + handle
+
+    /** Whether this coroutine holds the named lock (and it is still held: a lost lock is not entered again). */
+    fun holds(key: String): Boolean {
+        var element: CoroutineLocks? = this
+        while (element != null) {
+            if (key in element.keys && element.handle.isHeld) {
+                return true
+            }
+            element = element.outer
+        }
+        return false
+    }
+
+    override fun updateThreadContext(context: CoroutineContext): Any? = ThreadLocks.install(this.handles)
+
+    override fun restoreThreadContext(context: CoroutineContext, oldState: Any?) = ThreadLocks.restore(oldState)
+
+    override fun toString(): String = "CoroutineLocks$handles"
+}
+
+/**
+ * The one path of coroutine locking, for `@DistributedLock` on suspend functions and flows and for
+ * `DistributedLockTemplate.withLock`: take the locks the coroutine does not hold yet (through the template, so
+ * observed and logged like every lock), run the work with them in a [CoroutineLocks] element, release.
+ *
+ * Taking and releasing are Redis round trips that may wait, so they run on `Dispatchers.IO`, never on the
+ * caller's dispatcher. Cancellation while waiting interrupts the waiting thread: the engine then leaves the
+ * local line and the Redis queue, and anything taken meanwhile is released. Cancellation while holding ends
+ * the work; the release runs regardless (`NonCancellable`). The engine sees a request that is not tied to a
+ * thread ([LockRequest.nonReentrant]): the IO thread moves on at once, and reentrancy is the element's.
+ */
+internal object CoroutineLocking {
+
+    /**
+     * @param notAcquired what the call returns when its own lock stayed taken for the whole wait time
+     * @param work runs with the element holding the locks; it installs it (`withContext`, `flowOn`)
+     */
+    suspend fun <T> locked(
+        template: DistributedLockTemplate,
+        request: LockRequest,
+        notAcquired: suspend (LockNotAcquiredException) -> T,
+        work: suspend (CoroutineLocks) -> T,
+    ): T {
+        val outer = currentCoroutineContext()[CoroutineLocks]
+        val keys = request.keys()
+        val missing = if (outer != null && request.isReentrant) keys.filterNot(outer::holds) else keys
+        if (missing.isEmpty()) {
+            return work(outer!!)
+        }
+        val taken = if (missing.size == keys.size) request
+            else LockRequest.of(missing, request.waitTime(), request.leaseTime())
+        val handle = try {
+            acquire(template, taken.nonReentrant())
+        } catch (failure: LockNotAcquiredException) {
+            return notAcquired(failure)
+        }
+        val result = try {
+            work(CoroutineLocks(outer, missing, handle))
+        } catch (failure: Throwable) {
+            release(handle, failure)
+            throw failure
+        }
+        if (!release(handle, null) && template.onLeaseLost == OnLeaseLost.THROW) {
+            throw LockedCall.lost(handle)
+        }
+        return result
+    }
+
+    /** Takes the locks on an IO thread, interrupted when the caller is cancelled; nothing taken stays held. */
+    private suspend fun acquire(template: DistributedLockTemplate, request: LockRequest): LockHandle {
+        var taken: LockHandle? = null
+        try {
+            runInterruptible(Dispatchers.IO) {
+                taken = template.acquire(request)
+            }
+            return taken!!
+        } catch (failure: Throwable) {
+            // Taken just as the caller was cancelled: withContext drops the result, so it is released here.
+            taken?.let { release(it, failure) }
+            // The engine reports an interrupted wait as a LockException: to the caller it is its cancellation.
+            currentCoroutineContext().ensureActive()
+            throw failure
+        }
+    }
+
+    /** Releases off the caller's dispatcher, even when cancelled; false when the lock had been lost. */
+    private suspend fun release(handle: LockHandle, failure: Throwable?): Boolean =
+        withContext(NonCancellable + Dispatchers.IO) { LockedCall.release(handle, failure) }
+}
