@@ -133,7 +133,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
      * What a call whose own lock stayed taken returns: the fallback's result, the skipped value, or the failure.
      * @param args the call's arguments (a suspend function's with the continuation a suspend fallback resumes)
      */
-    static @Nullable Object notAcquired(LockOperation operation, @Nullable Object target, Object[] args,
+    static @Nullable Object notAcquired(LockOperation operation, @Nullable Object target, @Nullable Object[] args,
             LockNotAcquiredException failure) throws Throwable {
         if (operation.fallback() != null) {
             return operation.fallback().invoke(target, args, failure);

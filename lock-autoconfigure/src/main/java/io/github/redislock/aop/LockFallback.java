@@ -3,6 +3,8 @@ package io.github.redislock.aop;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.redislock.LockNotAcquiredException;
 
 import org.springframework.util.ReflectionUtils;
@@ -41,9 +43,10 @@ final class LockFallback {
      * @param args the locked method's arguments; for a suspend function, the continuation the fallback resumes
      * (when it is a suspend function itself) last
      */
-    Object invoke(Object target, Object[] args, LockNotAcquiredException failure) throws Throwable {
+    @Nullable Object invoke(@Nullable Object target, @Nullable Object[] args, LockNotAcquiredException failure)
+            throws Throwable {
         int plain = this.lockedSuspending ? args.length - 1 : args.length;
-        Object[] arguments = new Object[plain + (this.takesException ? 1 : 0) + (this.suspending ? 1 : 0)];
+        @Nullable Object[] arguments = new Object[plain + (this.takesException ? 1 : 0) + (this.suspending ? 1 : 0)];
         System.arraycopy(args, 0, arguments, 0, plain);
         if (this.takesException) {
             arguments[plain] = failure;

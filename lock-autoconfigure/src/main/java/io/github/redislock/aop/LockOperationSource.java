@@ -108,6 +108,9 @@ public final class LockOperationSource {
         if (annotation == null) {
             return null;
         }
+        if (isSuspendBody(specific)) {
+            return null;
+        }
         String origin = LockOperation.describe(specific, targetClass);
         checkInterceptable(specific, origin);
         List<KeyTemplate> keys = parseKeys(annotation, specific, origin);
@@ -134,6 +137,15 @@ public final class LockOperationSource {
         }
         return new LockOperation(origin, keys, wait, annotation.leaseTime().isEmpty() ? null : lease,
                 annotation.onFailure(), fallback, LockedReturn.of(specific, origin));
+    }
+
+    /**
+     * The static {@code name$suspendImpl} into which Kotlin compiles the body of an open suspend function (with its
+     * annotations); calls go through the function itself, which is the one locked.
+     */
+    private static boolean isSuspendBody(Method method) {
+        return Modifier.isStatic(method.getModifiers()) && method.getName().endsWith("$suspendImpl")
+                && KotlinDetector.isKotlinType(method.getDeclaringClass());
     }
 
     private static void checkInterceptable(Method method, String origin) {

@@ -13,7 +13,7 @@ import reactor.core.publisher.Mono
 internal object ReactorSuspending {
 
     /** The locked work as the `Mono` the proxy awaits, run in the caller's context (its `Job` aside, as Spring does). */
-    fun mono(caller: CoroutineContext, work: suspend () -> Any?): Mono<Any> =
+    fun asMono(caller: CoroutineContext, work: suspend () -> Any?): Mono<Any> =
         mono(caller.minusKey(Job)) { work() }
 
     /** The value of what the rest of the chain answered (the function as a `Mono`), as the proxy would await it. */

@@ -51,7 +51,7 @@ internal object SuspendingLocking {
                 locks -> withContext(locks) { proceed(invocation) }
             }
         }
-        return if (adaptedByReactor) ReactorSuspending.mono(caller.context, work)
+        return if (adaptedByReactor) ReactorSuspending.asMono(caller.context, work)
             else work.startCoroutineUninterceptedOrReturn(caller)
     }
 

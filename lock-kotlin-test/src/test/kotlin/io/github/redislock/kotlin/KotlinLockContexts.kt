@@ -1,0 +1,54 @@
+package io.github.redislock.kotlin
+
+import io.github.redislock.autoconfigure.RedisLockAutoConfiguration
+import io.github.redislock.testsupport.RedisServer
+import java.util.concurrent.atomic.AtomicInteger
+import org.springframework.boot.autoconfigure.AutoConfigurations
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration
+import org.springframework.boot.test.context.runner.ApplicationContextRunner
+import org.springframework.util.ClassUtils
+
+/** Application contexts configured the way a Spring Boot application with the starter is, on every Boot line. */
+internal object KotlinLockContexts {
+
+    /** Boot's Redis auto-configuration: its own module since Boot 4, spring-boot-autoconfigure before. */
+    private val dataRedis: Class<*> = listOf(
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+    ).first { ClassUtils.isPresent(it, null) }.let { Class.forName(it) }
+
+    fun runner(redis: RedisServer): ApplicationContextRunner = ApplicationContextRunner()
+        .withConfiguration(
+            AutoConfigurations.of(dataRedis, AopAutoConfiguration::class.java, RedisLockAutoConfiguration::class.java),
+        )
+        .withPropertyValues("spring.data.redis.url=" + redis.url(), "spring.data.redis.lettuce.pool.enabled=false")
+}
+
+/**
+ * The judge that does not trust the library: how many callers are inside a critical section at once (the most
+ * ever seen), and how many sections ran.
+ */
+class Sections {
+
+    private val inside = AtomicInteger()
+
+    private val most = AtomicInteger()
+
+    private val entered = AtomicInteger()
+
+    fun enter() {
+        val now = inside.incrementAndGet()
+        most.accumulateAndGet(now, Math::max)
+        entered.incrementAndGet()
+    }
+
+    fun exit() {
+        inside.decrementAndGet()
+    }
+
+    /** The most callers ever inside at once. */
+    fun maxInside(): Int = most.get()
+
+    /** How many sections were entered. */
+    fun entered(): Int = entered.get()
+}
