@@ -1,0 +1,189 @@
+package io.github.redislock.kotlin
+
+import io.github.redislock.DistributedLockTemplate
+import io.github.redislock.LockContext
+import io.github.redislock.LockLostEvent
+import io.github.redislock.LockLostException
+import io.github.redislock.LockNotAcquiredException
+import io.github.redislock.actuate.RedisLocksEndpoint
+import io.github.redislock.core.RedisLockClient
+import io.github.redislock.testsupport.RedisServerExtension
+import io.github.redislock.withLock
+import io.micrometer.observation.ObservationRegistry
+import io.micrometer.observation.tck.TestObservationRegistry
+import io.micrometer.observation.tck.TestObservationRegistryAssert
+import java.time.Duration
+import java.util.concurrent.CopyOnWriteArrayList
+import kotlinx.coroutines.CompletableDeferred
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.async
+import kotlinx.coroutines.delay
+import kotlinx.coroutines.launch
+import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.withContext
+import org.assertj.core.api.Assertions.assertThat
+import org.assertj.core.api.Assertions.assertThatThrownBy
+import org.awaitility.Awaitility.await
+import org.junit.jupiter.api.BeforeEach
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
+import org.springframework.context.ApplicationContext
+import org.springframework.context.ApplicationListener
+
+/**
+ * A coroutine's lock is the engine's like any other: renewed while the coroutine is suspended, lost and signalled
+ * like a thread's, listed by the endpoint, observed; and `DistributedLockTemplate.withLock`, the programmatic way
+ * in, takes the same path as the annotation.
+ */
+class CoroutineLockLifecycleTest {
+
+    companion object {
+
+        @JvmField
+        @RegisterExtension
+        val redis: RedisServerExtension = RedisServerExtension.shared()
+    }
+
+    private val lost = CopyOnWriteArrayList<LockLostEvent>()
+
+    private val observations = TestObservationRegistry.create()
+
+    @BeforeEach
+    fun reset() {
+        redis.flushAll()
+    }
+
+    private fun run(vararg properties: String, test: suspend kotlinx.coroutines.CoroutineScope.(ApplicationContext) -> Unit) {
+        KotlinLockContexts.runner(redis.server())
+            .withPropertyValues(*properties)
+            .withBean(ObservationRegistry::class.java, { observations })
+            .withBean("lossListener", ApplicationListener::class.java,
+                { ApplicationListener<LockLostEvent> { lost += it } })
+            .run { app -> runBlocking { test(app.getBean(DistributedLockTemplate::class.java).let { app }) } }
+    }
+
+    private fun ApplicationContext.template() = getBean(DistributedLockTemplate::class.java)
+
+    @Test
+    fun aSuspendedHolderKeepsItsLockRenewed() = run("redis-lock.lease-time=300ms") { app ->
+        val release = CompletableDeferred<Unit>()
+        val entered = CompletableDeferred<String>()
+        val holder = launch(Dispatchers.Default) {
+            app.template().withLock("report") {
+                entered.complete(LockContext.current().orElseThrow().key())
+                release.await()
+            }
+        }
+        val key = entered.await()
+        val first = redis.command("PTTL", key) as Long
+        // Renewed every third of the lease while the holder is suspended: the TTL climbs back up.
+        await().atMost(Duration.ofSeconds(5)).until { (redis.command("PTTL", key) as Long) > first }
+        release.complete(Unit)
+        holder.join()
+        assertThat(redis.command("EXISTS", key)).isEqualTo(0L)
+    }
+
+    @Test
+    fun aLostLockIsSignalledAndThrowsWhenAsked() =
+        run("redis-lock.lease-time=300ms", "redis-lock.on-lease-lost=throw") { app ->
+            val release = CompletableDeferred<Unit>()
+            val entered = CompletableDeferred<String>()
+            val heldAtTheEnd = CompletableDeferred<Boolean>()
+            val call = async(Dispatchers.Default) {
+                runCatching {
+                    app.template().withLock("report") {
+                        entered.complete(LockContext.current().orElseThrow().key())
+                        release.await()
+                        heldAtTheEnd.complete(LockContext.current().orElseThrow().isHeld)
+                    }
+                }
+            }
+            val key = entered.await()
+            redis.command("DEL", key)
+            await().atMost(Duration.ofSeconds(5)).until { lost.any { it.key == key } }
+            release.complete(Unit)
+            assertThat(call.await().exceptionOrNull()).isInstanceOf(LockLostException::class.java)
+            assertThat(heldAtTheEnd.await()).isFalse()
+        }
+
+    @Test
+    fun theEndpointListsACoroutinesLock() = run { app ->
+        val release = CompletableDeferred<Unit>()
+        val entered = CompletableDeferred<Long>()
+        val holder = launch(Dispatchers.Default) {
+            app.template().withLock("report") {
+                entered.complete(LockContext.current().orElseThrow().fencingToken())
+                release.await()
+            }
+        }
+        val fence = entered.await()
+        val held = RedisLocksEndpoint(app.getBean(RedisLockClient::class.java)).locks().held()
+        assertThat(held).singleElement().satisfies({ assertThat(it.key()).isEqualTo("report") },
+            { assertThat(it.fencingToken()).isEqualTo(fence) })
+        release.complete(Unit)
+        holder.join()
+    }
+
+    @Test
+    fun aCoroutinesLockIsObservedLikeAThreads() = run { app ->
+        app.template().withLock("report") { delay(1) }
+        TestObservationRegistryAssert.assertThat(observations).hasNumberOfObservationsEqualTo(3)
+        TestObservationRegistryAssert.assertThat(observations).hasObservationWithNameEqualTo("redis.lock.acquire")
+            .that().hasLowCardinalityKeyValue("outcome", "acquired").hasBeenStopped()
+        TestObservationRegistryAssert.assertThat(observations).hasObservationWithNameEqualTo("redis.lock.hold")
+            .that().hasLowCardinalityKeyValue("outcome", "released").hasBeenStopped()
+        TestObservationRegistryAssert.assertThat(observations).hasObservationWithNameEqualTo("redis.lock.release")
+            .that().hasBeenStopped()
+    }
+
+    @Test
+    fun withLockIsReentrantForTheCoroutineOnly() = run { app ->
+        val template = app.template()
+        val fences = template.withLock("job") {
+            val outer = LockContext.current().orElseThrow().fencingToken()
+            withContext(Dispatchers.IO) {
+                listOf(outer, template.withLock("job", Duration.ZERO) { LockContext.current().orElseThrow().fencingToken() })
+            }
+        }
+        assertThat(fences[1]).isEqualTo(fences[0])
+        val release = CompletableDeferred<Unit>()
+        val entered = CompletableDeferred<Unit>()
+        val holder = launch { template.withLock("job") { entered.complete(Unit); release.await() } }
+        entered.await()
+        assertThatThrownBy { runBlocking { template.withLock("job", Duration.ZERO) { } } }
+            .isInstanceOf(LockNotAcquiredException::class.java)
+        release.complete(Unit)
+        holder.join()
+        assertThat(LockContext.current()).isEmpty()
+    }
+
+    @Test
+    fun withLockOnTwoApplicationsNeverOverlaps() {
+        val sections = Sections()
+        val runner = KotlinLockContexts.runner(redis.server())
+        runner.run { first ->
+            runner.run { second ->
+                runBlocking {
+                    val start = CompletableDeferred<Unit>()
+                    for (app in listOf<ApplicationContext>(first, second)) {
+                        repeat(6) { n ->
+                            launch(if (n % 2 == 0) Dispatchers.Default else Dispatchers.IO) {
+                                start.await()
+                                repeat(5) {
+                                    app.template().withLock("counter", Duration.ofSeconds(60)) {
+                                        sections.enter()
+                                        delay(1)
+                                        sections.exit()
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    start.complete(Unit)
+                }
+            }
+        }
+        assertThat(sections.entered()).isEqualTo(60)
+        assertThat(sections.maxInside()).isEqualTo(1)
+    }
+}
