@@ -135,8 +135,14 @@ public final class LockOperationSource {
             fallback = findFallback(annotation.fallbackMethod(), specific,
                     (targetClass != null) ? targetClass : specific.getDeclaringClass(), origin);
         }
+        LockedReturn returns = LockedReturn.of(specific, origin);
+        if (annotation.onFailure() == OnLockFailure.SKIP && returns.kind() == LockedReturn.Kind.SUSPENDING
+                && KotlinDetector.isKotlinReflectPresent() && KotlinReturnTypes.returnsNonNull(specific)) {
+            throw new InvalidLockDefinitionException(origin, "onFailure = SKIP returns null, but the suspend function's "
+                    + "return type is not nullable; make it nullable (Int?), or use THROW or a fallbackMethod");
+        }
         return new LockOperation(origin, keys, wait, annotation.leaseTime().isEmpty() ? null : lease,
-                annotation.onFailure(), fallback, LockedReturn.of(specific, origin));
+                annotation.onFailure(), fallback, returns);
     }
 
     /**

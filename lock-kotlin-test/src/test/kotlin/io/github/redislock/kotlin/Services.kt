@@ -170,3 +170,10 @@ open class SuspendingFeed {
     @DistributedLock(key = ["feed:#id:lock"])
     open suspend fun updates(id: String): Flow<Int> = flow { emit(1) }
 }
+
+/** SKIP would return null from a function whose return type says it never does: the start-up fails. */
+open class NonNullSkip {
+
+    @DistributedLock(key = ["sku:#id:lock"], onFailure = OnLockFailure.SKIP)
+    open suspend fun count(id: String): Int = 1
+}

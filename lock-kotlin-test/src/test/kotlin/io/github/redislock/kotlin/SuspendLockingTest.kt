@@ -298,6 +298,15 @@ class SuspendLockingTest {
         }
     }
 
+    @Test
+    fun skipOnANonNullableSuspendFunctionFailsTheStartUp() {
+        KotlinLockContexts.runner(redis.server()).withBean(NonNullSkip::class.java).run { context ->
+            assertThat(context).hasFailed()
+            assertThat(context.startupFailure).rootCause().isInstanceOf(InvalidLockDefinitionException::class.java)
+                .hasMessageContaining("NonNullSkip#count").hasMessageContaining("nullable")
+        }
+    }
+
     /**
      * What must hold once a cancelled call has been cleaned up. Without kotlinx-coroutines-reactor the cancelled
      * caller resumes after the clean-up (the release, or leaving the wait), so it holds at once. With it, Spring's
