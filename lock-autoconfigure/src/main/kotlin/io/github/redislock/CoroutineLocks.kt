@@ -1,9 +1,10 @@
 package io.github.redislock
 
-import java.time.Duration
 import kotlin.coroutines.AbstractCoroutineContextElement
 import kotlin.coroutines.CoroutineContext
+import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.ExperimentalCoroutinesApi
 import kotlinx.coroutines.NonCancellable
 import kotlinx.coroutines.ThreadContextElement
 import kotlinx.coroutines.currentCoroutineContext
@@ -58,13 +59,23 @@ internal class CoroutineLocks(
  * `DistributedLockTemplate.withLock`: take the locks the coroutine does not hold yet (through the template, so
  * observed and logged like every lock), run the work with them in a [CoroutineLocks] element, release.
  *
- * Taking and releasing are Redis round trips that may wait, so they run on `Dispatchers.IO`, never on the
- * caller's dispatcher. Cancellation while waiting interrupts the waiting thread: the engine then leaves the
+ * Taking and releasing are Redis round trips that may wait, so they run on [blocking], a view of
+ * `Dispatchers.IO` with threads of its own (not counted against the 64 of `Dispatchers.IO`, so waiters do not
+ * starve the application's other IO work), never on the caller's dispatcher. A waiting caller occupies one of
+ * its threads for the wait; beyond [WAITING_THREADS] waiting at once, callers queue for a thread before their
+ * wait begins. Cancellation while waiting interrupts the waiting thread: the engine then leaves the
  * local line and the Redis queue, and anything taken meanwhile is released. Cancellation while holding ends
  * the work; the release runs regardless (`NonCancellable`). The engine sees a request that is not tied to a
  * thread ([LockRequest.nonReentrant]): the IO thread moves on at once, and reentrancy is the element's.
  */
 internal object CoroutineLocking {
+
+    /** See [blocking]. */
+    const val WAITING_THREADS = 256
+
+    /** Where the blocking acquire and release run. */
+    @OptIn(ExperimentalCoroutinesApi::class)
+    private val blocking: CoroutineDispatcher = Dispatchers.IO.limitedParallelism(WAITING_THREADS)
 
     /**
      * @param notAcquired what the call returns when its own lock stayed taken for the whole wait time
@@ -105,7 +116,7 @@ internal object CoroutineLocking {
     private suspend fun acquire(template: DistributedLockTemplate, request: LockRequest): LockHandle {
         var taken: LockHandle? = null
         try {
-            runInterruptible(Dispatchers.IO) {
+            runInterruptible(blocking) {
                 taken = template.acquire(request)
             }
             return taken!!
@@ -120,5 +131,5 @@ internal object CoroutineLocking {
 
     /** Releases off the caller's dispatcher, even when cancelled; false when the lock had been lost. */
     private suspend fun release(handle: LockHandle, failure: Throwable?): Boolean =
-        withContext(NonCancellable + Dispatchers.IO) { LockedCall.release(handle, failure) }
+        withContext(NonCancellable + blocking) { LockedCall.release(handle, failure) }
 }

@@ -9,6 +9,9 @@ public final class Implementations {
     /** {@code @DistributedLock(key = "bench:#id", leaseTime = "30s")}: fixed lease. */
     public static final String OURS_ANNOTATED = "ours-annotated";
 
+    /** {@code ours-annotated} on a Kotlin {@code suspend fun}, called through {@code runBlocking}. */
+    public static final String OURS_SUSPEND = "ours-suspend";
+
     /** {@code @DistributedLock(key = "bench:#id")}: renewed lease. */
     public static final String OURS_ANNOTATED_RENEWED = "ours-annotated-renewed";
 

@@ -24,7 +24,7 @@ public final class SpringContexts {
     private SpringContexts() {
     }
 
-    /** Boot's Redis connection, Spring AOP and redis-lock, plus a {@link LockedService} bean. */
+    /** Boot's Redis connection, Spring AOP and redis-lock, plus {@link LockedService} and its suspend twin. */
     public static ConfigurableApplicationContext withLock(String redisUrl, String... properties) {
         return start(LockConfig.class, redisUrl, properties);
     }
@@ -51,6 +51,11 @@ public final class SpringContexts {
         @Bean
         LockedService lockedService() {
             return new LockedService();
+        }
+
+        @Bean
+        SuspendingLockedService suspendingLockedService() {
+            return new SuspendingLockedService();
         }
     }
 

@@ -8,6 +8,8 @@ import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.benchmarks.BenchRedis;
 import io.github.redislock.benchmarks.clients.LockedService;
 import io.github.redislock.benchmarks.clients.SpringContexts;
+import io.github.redislock.benchmarks.clients.SuspendingCalls;
+import io.github.redislock.benchmarks.clients.SuspendingLockedService;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -19,7 +21,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * One uncontended lock cycle (acquire, empty body, release) through redis-lock: the annotated method, as
- * users write it, and the programmatic template; each with a fixed lease and with the renewed lease. A rare
+ * users write it, and the programmatic template; each with a fixed lease and with the renewed lease; and the
+ * annotated method as a Kotlin {@code suspend fun}. A rare
  * collision of two threads on one random key counts as a cycle that did not get the lock.
  */
 @State(Scope.Benchmark)
@@ -33,6 +36,8 @@ public class OursBenchmark {
 
     private LockedService service;
 
+    private SuspendingLockedService suspending;
+
     private DistributedLockTemplate template;
 
     @Setup(Level.Trial)
@@ -40,6 +45,7 @@ public class OursBenchmark {
         BenchRedis.flushAll();
         this.context = SpringContexts.withLock(BenchRedis.url(), lockProperties());
         this.service = this.context.getBean(LockedService.class);
+        this.suspending = this.context.getBean(SuspendingLockedService.class);
         this.template = this.context.getBean(DistributedLockTemplate.class);
     }
 
@@ -62,6 +68,17 @@ public class OursBenchmark {
     public long annotatedFixedLease() {
         try {
             return this.service.fixedLease(RandomKeys.nextId());
+        }
+        catch (LockNotAcquiredException ex) {
+            return -1;
+        }
+    }
+
+    /** {@link #annotatedFixedLease()} on a Kotlin {@code suspend fun}, one {@code runBlocking} per call. */
+    @Benchmark
+    public long suspendFixedLease() {
+        try {
+            return SuspendingCalls.fixedLease(this.suspending, RandomKeys.nextId());
         }
         catch (LockNotAcquiredException ex) {
             return -1;

@@ -42,6 +42,7 @@ public final class UncontendedSuite {
             new Case(Implementations.LETTUCE_RAW, LettuceRawBenchmark.class, "cycle"),
             new Case(Implementations.NAIVE_TEMPLATE, NaiveTemplateBenchmark.class, "cycle"),
             new Case(Implementations.OURS_ANNOTATED, OursBenchmark.class, "annotatedFixedLease"),
+            new Case(Implementations.OURS_SUSPEND, OursBenchmark.class, "suspendFixedLease"),
             new Case(Implementations.OURS_ANNOTATED_RENEWED, OursBenchmark.class, "annotatedRenewedLease"),
             new Case(Implementations.OURS_TEMPLATE, OursBenchmark.class, "templateFixedLease"),
             new Case(Implementations.OURS_TEMPLATE_RENEWED, OursBenchmark.class, "templateRenewedLease"),
