@@ -217,8 +217,12 @@ class SuspendLockingTest {
         // A sibling coroutine, not started inside the locked work: it does not carry the holder's locks.
         assertThatThrownBy { runBlocking { app.getBean(Inner::class.java).inner("14") } }
             .isInstanceOf(LockNotAcquiredException::class.java)
+        // Nor a coroutine launched beside it in the same scope.
         coroutineScope {
-            launch { assertThatThrownBy { runBlocking { app.getBean(Inner::class.java).inner("14") } } }
+            launch {
+                assertThatThrownBy { runBlocking { app.getBean(Inner::class.java).inner("14") } }
+                    .isInstanceOf(LockNotAcquiredException::class.java)
+            }
         }
         release.complete(Unit)
         holder.join()
