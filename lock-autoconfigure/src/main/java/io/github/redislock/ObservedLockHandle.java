@@ -39,15 +39,28 @@ final class ObservedLockHandle implements LockHandle {
      */
     <T> Supplier<T> within(Supplier<T> work) {
         return () -> {
-            try (Observation.Scope scope = this.hold.openScope()) {
+            try (Observation.Scope scope = openHoldScope()) {
                 return work.get();
             }
             catch (Throwable ex) {
                 // The annotation's interceptor carries the method's own exception in a CompletionException.
-                this.hold.error((ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex);
+                workFailed((ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex);
                 throw ex;
             }
         };
+    }
+
+    /**
+     * Makes the hold observation the current one on this thread until the scope is closed (on this thread): around
+     * the work, or while a coroutine holding the lock runs on the thread.
+     */
+    Observation.Scope openHoldScope() {
+        return this.hold.openScope();
+    }
+
+    /** Records the locked work's own failure on the hold observation. */
+    void workFailed(Throwable failure) {
+        this.hold.error(failure);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.github.redislock
 
+import io.micrometer.observation.Observation
 import kotlin.coroutines.AbstractCoroutineContextElement
 import kotlin.coroutines.CoroutineContext
 import kotlinx.coroutines.CoroutineDispatcher
@@ -21,7 +22,8 @@ import kotlinx.coroutines.withContext
  * concurrency ends them before it returns.
  *
  * As a `ThreadContextElement` it makes the locks `LockContext`'s while the coroutine runs on a thread,
- * whichever thread it resumes on, and puts the thread's own back when it suspends.
+ * whichever thread it resumes on, and puts the thread's own back when it suspends; for an observed lock, the
+ * hold observation is the current observation there too, as it is around a thread's locked work.
  */
 internal class CoroutineLocks(
     private val outer: CoroutineLocks?,
@@ -47,9 +49,24 @@ internal class CoroutineLocks(
         return false
     }
 
-    override fun updateThreadContext(context: CoroutineContext): Any? = ThreadLocks.install(this.handles)
+    override fun updateThreadContext(context: CoroutineContext): Any? {
+        val previous = ThreadLocks.install(this.handles)
+        val observed = this.handle as? ObservedLockHandle ?: return previous
+        return Resumed(previous, observed.openHoldScope())
+    }
 
-    override fun restoreThreadContext(context: CoroutineContext, oldState: Any?) = ThreadLocks.restore(oldState)
+    override fun restoreThreadContext(context: CoroutineContext, oldState: Any?) {
+        if (oldState is Resumed) {
+            oldState.scope.close()
+            ThreadLocks.restore(oldState.previous)
+        }
+        else {
+            ThreadLocks.restore(oldState)
+        }
+    }
+
+    /** What a resume of an observed lock's coroutine changed on the thread: the lock stack, and the current observation. */
+    private class Resumed(val previous: Any?, val scope: Observation.Scope)
 
     override fun toString(): String = "CoroutineLocks$handles"
 }
@@ -103,6 +120,7 @@ internal object CoroutineLocking {
         val result = try {
             work(CoroutineLocks(outer, missing, handle))
         } catch (failure: Throwable) {
+            (handle as? ObservedLockHandle)?.workFailed(failure)
             release(handle, failure)
             throw failure
         }

@@ -129,7 +129,14 @@ class CoroutineLockLifecycleTest {
 
     @Test
     fun aCoroutinesLockIsObservedLikeAThreads() = run { app ->
-        app.template().withLock("report") { delay(1) }
+        val current = app.template().withLock("report") {
+            val before = observations.currentObservation?.context?.name
+            delay(1)
+            withContext(Dispatchers.IO) { listOf(before, observations.currentObservation?.context?.name) }
+        }
+        // The hold observation is the current one inside the work, also after resuming on another thread.
+        assertThat(current).containsExactly("redis.lock.hold", "redis.lock.hold")
+        assertThat(observations.currentObservation).isNull()
         TestObservationRegistryAssert.assertThat(observations).hasNumberOfObservationsEqualTo(3)
         TestObservationRegistryAssert.assertThat(observations).hasObservationWithNameEqualTo("redis.lock.acquire")
             .that().hasLowCardinalityKeyValue("outcome", "acquired").hasBeenStopped()
