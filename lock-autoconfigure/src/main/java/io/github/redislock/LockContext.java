@@ -16,7 +16,9 @@ import java.util.Optional;
  * }
  * }</pre>
  *
- * Thread-bound (virtual threads included): work handed to another thread does not see it.
+ * Thread-bound (virtual threads included): work handed to another thread does not see it. A Kotlin coroutine
+ * holding locks (a locked {@code suspend fun} or {@code Flow}, {@code withLock}) sees its own here on whatever
+ * thread it resumes, through its coroutine context.
  */
 public final class LockContext {
 
