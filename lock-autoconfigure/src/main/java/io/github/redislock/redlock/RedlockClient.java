@@ -118,6 +118,7 @@ public final class RedlockClient implements LockProvider, AutoCloseable {
                 if (handle == null) {
                     throw new LockNotAcquiredException(request.keys(), Duration.ofNanos(System.nanoTime() - start));
                 }
+                handle.holdAtLeast(request.holdAtLeastNanos());
                 taken.add(handle);
             }
         }
