@@ -73,6 +73,21 @@ class HoldAtLeastTest {
         return client;
     }
 
+    /**
+     * The client, listening for hand-off messages already: its waiters then park on their timer (the holder's
+     * lease, or a minute) and nothing but a message or a release here wakes them sooner.
+     */
+    private RedisLockClient subscribed(RedisLockClient client) {
+        this.redis.command("SET", "subscribe-first", "someone:1", "PX", "30000");
+        assertThatThrownBy(() -> client.acquire(LockRequest.of("subscribe-first", Duration.ofMillis(10), null)))
+                .isInstanceOf(LockNotAcquiredException.class);
+        String channel = KeySlots.handoffChannelPrefix("any", false) + client.clientId();
+        await("the hand-off subscription").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+                .until(() -> ((List<?>) this.redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(1L));
+        this.redis.command("DEL", "subscribe-first");
+        return client;
+    }
+
     private static LockRequest held(String key, Duration holdAtLeast) {
         return LockRequest.of(key, Duration.ZERO, null).holdAtLeast(holdAtLeast);
     }
@@ -101,7 +116,7 @@ class HoldAtLeastTest {
     @Test
     void aWaitingApplicationGetsInNotBeforeTheMinimumAndPromptlyAfterIt() throws Exception {
         RedisLockClient holder = client();
-        RedisLockClient waiter = client();
+        RedisLockClient waiter = subscribed(client());
         LockHandle first = holder.acquire(held("job", HOLD));
         CompletableFuture<Long> acquiredAt = new CompletableFuture<>();
         List<LockHandle> handles = new ArrayList<>();
@@ -119,7 +134,7 @@ class HoldAtLeastTest {
     @Test
     void aThreadOfTheSameApplicationIsNotPassedTheLockBeforeTheMinimum() throws Exception {
         RedisLockClient other = client();
-        RedisLockClient app = client();
+        RedisLockClient app = subscribed(client());
         // Another application holds the key while two threads here wait: when it releases, the first one takes
         // the key in Redis and the second is eligible for a local hand-over in this application's turn.
         LockHandle blocker = other.acquire(LockRequest.of("job", Duration.ZERO, null));
