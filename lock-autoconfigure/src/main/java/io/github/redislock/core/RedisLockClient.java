@@ -41,8 +41,17 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * applications, hand-offs (its Javadoc has the state machine), over a {@link HandoffChannel};</li>
  * <li>{@link LeaseRenewer}: one batched renewal round trip per third of the lease for all renewed locks;</li>
  * <li>{@link LossSignal}: a WARN and the {@link LockLossListener} when a held lock turns out lost;</li>
- * <li>{@link ReplicaAcknowledgement}, when asked for: {@code WAIT} for replicas after each acquisition.</li>
+ * <li>{@link ReplicaAcknowledgement}, when asked for: {@code WAIT} for replicas after each acquisition;</li>
+ * <li>{@link KeptLocks}: the keys a release kept in Redis because their holdAtLeast had not passed (its Javadoc
+ * has the state machine), for the endpoint.</li>
  * </ul>
+ * holdAtLeast counts from this JVM's monotonic clock ({@link System#nanoTime()}) at the moment the reply that
+ * made the holder arrived (or the lock was passed to it here), not from Redis time: that moment is after Redis
+ * took the key, and the keep that the release asks for is counted by Redis from when the release runs, after it
+ * was sent, so the key stays at least the minimum after Redis took it (longer by about a round trip). Redis
+ * time would need a read of the clock on every acquisition path (hand-offs and local hand-overs carry fences
+ * that are not Redis time) and cannot be compared with the local clock anyway; only the two clocks' rates must
+ * agree, as they must for leases.
  * Redis errors surface as {@link LockException} naming the key, with the client library's exception as
  * cause, within the connection's command timeout ({@code spring.data.redis.timeout}).
  */
