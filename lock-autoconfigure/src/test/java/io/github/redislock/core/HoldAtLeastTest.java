@@ -189,6 +189,25 @@ class HoldAtLeastTest {
     }
 
     @Test
+    void asynchronousWorkIsKeptFromItsEndNotFromTheCallsReturn() throws Exception {
+        RedisLockClient client = client();
+        DistributedLockTemplate template = new DistributedLockTemplate(client, Duration.ZERO, OnLeaseLost.WARN);
+        CompletableFuture<String> work = new CompletableFuture<>();
+        CompletableFuture<String> result = template.executeAsync(held("job", HOLD), () -> work);
+        long called = System.nanoTime();
+        String holder = (String) this.redis.command("GET", "job");
+        assertThat(holder).as("held by the work's token while it runs").doesNotStartWith("~");
+        Duration passed = HOLD.dividedBy(2);
+        await("half the minimum to pass").atMost(HOLD.multipliedBy(10)).pollInterval(Duration.ofMillis(1))
+                .until(() -> System.nanoTime() - called >= passed.toNanos());
+        assertThat(this.redis.command("GET", "job")).isEqualTo(holder);
+        work.complete("done");
+        assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+        assertThat((String) this.redis.command("GET", "job")).startsWith("~kept:");
+        assertThat((Long) this.redis.command("PTTL", "job")).isBetween(1L, HOLD.minus(passed).toMillis());
+    }
+
+    @Test
     void aNestedAcquisitionCountsFromTheOutermostOne() {
         RedisLockClient client = client();
         LockHandle outer = client.acquire(LockRequest.of("job", Duration.ZERO, null));
