@@ -12,10 +12,14 @@ import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
 import io.github.redislock.OnLeaseLost;
 import io.github.redislock.support.TestConnections;
+import io.github.redislock.support.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -29,9 +33,14 @@ import static org.awaitility.Awaitility.await;
  * holdAtLeast on one real Redis: a lock whose work ends before the minimum stays in Redis, owned by nobody, until
  * the minimum has passed since it was taken (see {@link KeptLocks} for the states). Judged by Redis itself: the
  * key's value and PTTL, and fencing tokens, which are Redis time in microseconds when a free key is taken, so the
- * difference of two is how long Redis kept the key between the two holders.
+ * difference of two is how long Redis kept the key between the two holders. On Lettuce and on Jedis.
  */
+@ParameterizedClass
+@EnumSource(ClientLibrary.class)
 class HoldAtLeastTest {
+
+    @Parameter
+    ClientLibrary library;
 
     private static final Duration HOLD = Duration.ofMillis(800);
 
@@ -65,7 +74,7 @@ class HoldAtLeastTest {
      * promptly after the minimum was told to look.
      */
     private RedisLockClient client() {
-        RedisConnectionFactory factory = TestConnections.lettuce(this.redis, Duration.ofSeconds(5));
+        RedisConnectionFactory factory = this.library.connect(this.redis, Duration.ofSeconds(5));
         this.factories.add(factory);
         RedisLockClient client = new RedisLockClient(factory, "", Duration.ofSeconds(30), LockLossListener.NONE, null);
         client.waiting().maxUnnotifiedWait(Duration.ofSeconds(60));
