@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
  * One key held in Redis by this application: stored value, fencing token, lease, owner thread and how many
  * nested acquisitions (reentrancy) share it. The first acquisition creates it, the last one releases the key.
  * <pre>
- * HELD --release begins--> RELEASED
+ * HELD --release begins--> RELEASED (deleted, handed on, or kept in Redis by nobody for the rest of its
+ *                                    holdAtLeast: see {@link KeptLocks})
  * HELD --renewal / release / commit check finds the key not ours--> LOST (signalled once)
  * </pre>
  */
