@@ -77,11 +77,22 @@ class ScheduledJobOnSeveralInstancesTest {
                 .as("runs in period %d", period).hasSize(1));
     }
 
+    /**
+     * Without holdAtLeast each instance finds the lock free when its scheduler fires, since the previous instance's
+     * 20 ms run ended 130 ms earlier: the job runs on the instances in turn, several times per period. (Exactly
+     * three times, unless a run stalls for longer than the stagger on a loaded machine, which makes the next
+     * instance skip: what is asserted is what holdAtLeast changes, more than one run per period, and every
+     * instance running the job.)
+     */
     @Test
     void withoutHoldAtLeastTheJobRunsOnEveryInstanceEveryPeriod() {
         Map<Long, List<String>> runs = runInstances(PlainReport.class);
         assertThat(runs).hasSize(PERIODS).allSatisfy((period, instances) -> assertThat(instances)
-                .as("runs in period %d", period).containsExactlyInAnyOrder("instance-0", "instance-1", "instance-2"));
+                .as("runs in period %d", period).hasSizeGreaterThan(1).doesNotHaveDuplicates());
+        assertThat(runs.values().stream().flatMap(List::stream).distinct())
+                .containsExactlyInAnyOrder("instance-0", "instance-1", "instance-2");
+        assertThat(runs.values().stream().mapToInt(List::size).sum()).as("runs in %d periods", PERIODS)
+                .isGreaterThanOrEqualTo(2 * PERIODS + 1);
     }
 
     /**
