@@ -20,6 +20,9 @@ import org.jspecify.annotations.Nullable;
  * (the lock is its own until it closes its last handle). A request for work that goes on after the call
  * returns ({@link #nonReentrant()}: asynchronous or reactive work, whose thread moves on to other calls)
  * never enters a lock its thread holds and is never entered by a later request on that thread.</li>
+ * <li>hold at least ({@link #holdAtLeast(Duration)}, ShedLock's {@code lockAtLeastFor}): none by default; when the
+ * work ends sooner than this after the lock was acquired, the key stays taken, by nobody who can enter, until
+ * this long after the acquisition and then expires. Zero or more; a fixed lease must be at least as long.</li>
  * </ul>
  * The keys are lock names: the provider adds its key prefix ({@code redis-lock.key-prefix}).
  */
@@ -35,12 +38,16 @@ public final class LockRequest {
 
     private final boolean reentrant;
 
-    private LockRequest(List<String> keys, Duration waitTime, @Nullable Duration leaseTime, boolean reentrant) {
+    private final Duration holdAtLeast;
+
+    private LockRequest(List<String> keys, Duration waitTime, @Nullable Duration leaseTime, boolean reentrant,
+            Duration holdAtLeast) {
         this.keys = keys;
         this.waitTime = waitTime;
         this.leaseTime = leaseTime;
         this.waitNanos = saturatedNanos(waitTime);
         this.reentrant = reentrant;
+        this.holdAtLeast = holdAtLeast;
     }
 
     /**
@@ -50,7 +57,7 @@ public final class LockRequest {
      */
     public static LockRequest of(String key, Duration waitTime, @Nullable Duration leaseTime) {
         checkKey(key);
-        return new LockRequest(List.of(key), checkWait(waitTime), checkLease(leaseTime), true);
+        return new LockRequest(List.of(key), checkWait(waitTime), checkLease(leaseTime), true, Duration.ZERO);
     }
 
     /**
@@ -67,7 +74,7 @@ public final class LockRequest {
             checkKey(key);
             ordered.add(key);
         }
-        return new LockRequest(List.copyOf(ordered), checkWait(waitTime), checkLease(leaseTime), true);
+        return new LockRequest(List.copyOf(ordered), checkWait(waitTime), checkLease(leaseTime), true, Duration.ZERO);
     }
 
     private static void checkKey(@Nullable String key) {
@@ -145,7 +152,40 @@ public final class LockRequest {
      * in (it would not wait for the work still running).
      */
     public LockRequest nonReentrant() {
-        return this.reentrant ? new LockRequest(this.keys, this.waitTime, this.leaseTime, false) : this;
+        return this.reentrant ? new LockRequest(this.keys, this.waitTime, this.leaseTime, false, this.holdAtLeast)
+                : this;
+    }
+
+    /**
+     * The same request, whose keys stay taken at least this long after they were acquired (ShedLock's
+     * {@code lockAtLeastFor}, for scheduled jobs on several instances): when the work ends sooner, the keys are not
+     * released but kept in Redis, owned by nobody who can enter (not this thread, not another one here, not a
+     * waiting application), until this long after the acquisition, and then expire; no waiting application is
+     * handed them before. Work that runs longer releases as usual. It applies whether the work returns or throws.
+     * {@link Duration#ZERO} (the default) keeps nothing.
+     * @throws IllegalArgumentException if it is {@code null} or negative, or longer than the fixed lease (the key
+     * would expire before the minimum)
+     */
+    public LockRequest holdAtLeast(Duration holdAtLeast) {
+        if (holdAtLeast == null || holdAtLeast.isNegative()) {
+            throw new IllegalArgumentException("holdAtLeast must be zero or more: " + holdAtLeast);
+        }
+        if (this.leaseTime != null && this.leaseTime.compareTo(holdAtLeast) < 0) {
+            throw new IllegalArgumentException("leaseTime " + this.leaseTime + " is shorter than holdAtLeast "
+                    + holdAtLeast + ": the fixed lease would expire before the minimum; make the lease longer, or "
+                    + "leave it renewed");
+        }
+        return new LockRequest(this.keys, this.waitTime, this.leaseTime, this.reentrant, holdAtLeast);
+    }
+
+    /** How long the keys stay taken at least after they were acquired; {@link Duration#ZERO}: no minimum. */
+    public Duration holdAtLeast() {
+        return this.holdAtLeast;
+    }
+
+    /** {@link #holdAtLeast()} in nanoseconds, saturated. */
+    public long holdAtLeastNanos() {
+        return saturatedNanos(this.holdAtLeast);
     }
 
     /** Whether the calling thread may enter a lock it already holds, and be entered again by its next request. */
@@ -156,6 +196,8 @@ public final class LockRequest {
     @Override
     public String toString() {
         return "LockRequest" + this.keys + " wait " + this.waitTime + ", lease "
-                + ((this.leaseTime != null) ? this.leaseTime : "renewed") + (this.reentrant ? "" : ", not reentrant");
+                + ((this.leaseTime != null) ? this.leaseTime : "renewed")
+                + (this.holdAtLeast.isZero() ? "" : ", held at least " + this.holdAtLeast)
+                + (this.reentrant ? "" : ", not reentrant");
     }
 }

@@ -37,6 +37,32 @@ class DistributedLockTemplateTest {
     }
 
     @Test
+    void assertHeldPassesUnderTheLockAndFailsOutsideItOrOnceItIsLost() {
+        runner().run((context) -> {
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            assertThat(template.execute("job", null, null, () -> LockContext.assertHeld().key())).isEqualTo("t:job");
+            assertThatThrownBy(LockContext::assertHeld).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("Not running under a distributed lock");
+            template.run("job", null, null, () -> {
+                redis.command("DEL", "t:job");
+                assertThat(LockContext.current().orElseThrow().verifyHeld()).isFalse();
+                assertThatThrownBy(LockContext::assertHeld).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("'t:job'").hasMessageContaining("it was lost");
+            });
+        });
+    }
+
+    @Test
+    void theTemplateTakesHoldAtLeastThroughItsRequest() {
+        runner().run((context) -> {
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            template.execute(LockRequest.of("job", Duration.ZERO, null).holdAtLeast(Duration.ofSeconds(5)), () -> 1);
+            assertThat((String) redis.command("GET", "t:job")).startsWith("~kept:");
+            assertThat((Long) redis.command("PTTL", "t:job")).isBetween(1L, 5_000L);
+        });
+    }
+
+    @Test
     void nullDurationsMeanConfiguredDefaults() {
         runner().run((context) -> {
             DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);

@@ -17,12 +17,21 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
  * {@code /actuator/redislocks}: the locks this application holds now (key, fencing token, since when, lease,
- * when the lease last started), the keys its threads wait for and how many, and how lease renewal fares. It
+ * when the lease last started), the keys its threads wait for and how many, and how lease renewal fares. A lock
+ * whose work ended before its holdAtLeast had passed is listed as held until it expires in Redis, with no holds
+ * and, as its thread, "{@value #KEPT_PREFIX}<i>time</i>)", its lease being the minimum counted from its
+ * acquisition. It
  * reads the engine's own bookkeeping and sends nothing to Redis; there is deliberately no operation that
  * releases a lock (releasing someone's lock over HTTP would break the mutual exclusion it exists for).
  */
 @Endpoint(id = "redislocks")
 public class RedisLocksEndpoint {
+
+    /**
+     * The {@code thread} of a lock kept in Redis after its work ended (holdAtLeast): no thread holds it, nobody
+     * can enter it, and it expires at the time that follows.
+     */
+    public static final String KEPT_PREFIX = "(none: kept for holdAtLeast until ";
 
     private final RedisLockClient client;
 
@@ -37,6 +46,12 @@ public class RedisLocksEndpoint {
         for (LockEngineState.HeldKey key : state.held()) {
             held.add(new HeldLockDescriptor(key.key(), key.fencingToken(), key.heldSince(), key.leaseTime(),
                     key.renewed(), key.leaseStartedAt(), key.thread(), key.holds()));
+        }
+        for (LockEngineState.KeptKey key : state.kept()) {
+            // Held by this application in Redis, by no thread: its work ended before holdAtLeast had passed.
+            held.add(new HeldLockDescriptor(key.key(), key.fencingToken(), key.heldSince(),
+                    Duration.between(key.heldSince(), key.keptUntil()), false, key.heldSince(),
+                    KEPT_PREFIX + key.keptUntil() + ")", 0));
         }
         List<WaitingDescriptor> waiting = new ArrayList<>(state.waiting().size());
         for (Map.Entry<String, Integer> entry : state.waiting().entrySet()) {

@@ -56,6 +56,16 @@ public @interface DistributedLock {
      */
     String leaseTime() default "";
 
+    /**
+     * The least time the lock stays taken after it was acquired (ShedLock's {@code lockAtLeastFor}), for
+     * {@code @Scheduled} jobs on several instances: same forms as {@link #waitTime()}; empty (the default) for
+     * none. When the method returns or throws sooner, the key stays in Redis, owned by nobody who can enter,
+     * until this long after the acquisition, and then expires: an instance whose scheduler fires a little later
+     * finds it taken and skips. A method that runs longer releases as usual. A fixed {@link #leaseTime()} must
+     * not be shorter.
+     */
+    String holdAtLeast() default "";
+
     /** What to do when the lock is not acquired within the wait time. */
     OnLockFailure onFailure() default OnLockFailure.THROW;
 

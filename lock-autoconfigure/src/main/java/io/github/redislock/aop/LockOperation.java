@@ -26,6 +26,9 @@ final class LockOperation {
     /** The fixed lease, or {@code null}: renewed. */
     private final @Nullable Duration leaseTime;
 
+    /** How long the lock stays taken at least after it was acquired; zero: no minimum. */
+    private final Duration holdAtLeast;
+
     private final OnLockFailure onFailure;
 
     private final LockFallback fallback;
@@ -33,25 +36,30 @@ final class LockOperation {
     private final LockedReturn returns;
 
     LockOperation(String origin, List<KeyTemplate> keys, Duration waitTime, @Nullable Duration leaseTime,
-            OnLockFailure onFailure, @Nullable LockFallback fallback, LockedReturn returns) {
+            Duration holdAtLeast, OnLockFailure onFailure, @Nullable LockFallback fallback, LockedReturn returns) {
         this.origin = origin;
         this.keys = keys.toArray(new KeyTemplate[0]);
         this.waitTime = waitTime;
         this.leaseTime = leaseTime;
+        this.holdAtLeast = holdAtLeast;
         this.onFailure = onFailure;
         this.fallback = fallback;
         this.returns = returns;
     }
 
-    /** The request for one call: the resolved keys (validated, and ordered by the request), wait and lease. */
+    /**
+     * The request for one call: the resolved keys (validated, and ordered by the request), wait, lease and
+     * minimum hold.
+     */
     LockRequest request(KeyEvaluation evaluation) {
         List<String> resolved = new ArrayList<>(this.keys.length);
         for (KeyTemplate template : this.keys) {
             template.resolve(evaluation, resolved);
         }
         try {
-            return (resolved.size() == 1) ? LockRequest.of(resolved.get(0), this.waitTime, this.leaseTime)
+            LockRequest request = (resolved.size() == 1) ? LockRequest.of(resolved.get(0), this.waitTime, this.leaseTime)
                     : LockRequest.of(resolved, this.waitTime, this.leaseTime);
+            return this.holdAtLeast.isZero() ? request : request.holdAtLeast(this.holdAtLeast);
         }
         catch (LockException ex) {
             throw new LockException("Lock key " + describeKeys() + " of " + this.origin + ": " + ex.getMessage(), ex);

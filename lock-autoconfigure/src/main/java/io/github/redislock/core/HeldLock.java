@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
  * One key held in Redis by this application: stored value, fencing token, lease, owner thread and how many
  * nested acquisitions (reentrancy) share it. The first acquisition creates it, the last one releases the key.
  * <pre>
- * HELD --release begins--> RELEASED
+ * HELD --release begins--> RELEASED (deleted, handed on, or kept in Redis by nobody for the rest of its
+ *                                    holdAtLeast: see {@link KeptLocks})
  * HELD --renewal / release / commit check finds the key not ours--> LOST (signalled once)
  * </pre>
  */
@@ -49,6 +50,16 @@ final class HeldLock {
     /** When this holder got the lock: its acquire was sent, or it was passed the lock ({@link System#nanoTime()}). */
     final long acquiredAtNanos;
 
+    /**
+     * Where holdAtLeast counts from ({@link System#nanoTime()}): when the reply that made this holder arrived, or
+     * when it was passed the lock here. Later than the moment Redis took the key, so the key is kept at least as
+     * long as asked (errs on the safe side by one round trip).
+     */
+    private final long holdFromNanos;
+
+    /** The largest holdAtLeast of the acquisitions sharing this lock (reentrancy), in ns; 0: none. Guarded by this. */
+    private long holdAtLeastNanos;
+
     private volatile long expiresAtNanos;
 
     private final AtomicInteger state = new AtomicInteger(HELD);
@@ -73,6 +84,7 @@ final class HeldLock {
         this.handovers = handovers;
         this.tenureStartNanos = tenureStartNanos;
         this.acquiredAtNanos = (handovers == 0) ? sentAtNanos : System.nanoTime();
+        this.holdFromNanos = System.nanoTime();
         extended(sentAtNanos);
     }
 
@@ -125,6 +137,28 @@ final class HeldLock {
         }
         this.holds++;
         return true;
+    }
+
+    /**
+     * An acquisition sharing this lock asks for it to be held at least this long after the outermost one took it
+     * (the largest such minimum counts).
+     */
+    synchronized void holdAtLeast(long nanos) {
+        this.holdAtLeastNanos = Math.max(this.holdAtLeastNanos, nanos);
+    }
+
+    /**
+     * How many more milliseconds the key must be kept in Redis when released at {@code now}, rounded up; 0 when
+     * holdAtLeast has passed since this holder got the lock (or none was asked for): then it is released.
+     */
+    synchronized long keepMillis(long now) {
+        long elapsed = now - this.holdFromNanos;
+        if (this.holdAtLeastNanos <= elapsed) {
+            return 0;
+        }
+        long left = this.holdAtLeastNanos - elapsed;
+        long millis = TimeUnit.NANOSECONDS.toMillis(left);
+        return (TimeUnit.MILLISECONDS.toNanos(millis) < left) ? millis + 1 : millis;
     }
 
     /** Ends one acquisition; true when it was the last one and the key must now be released. */

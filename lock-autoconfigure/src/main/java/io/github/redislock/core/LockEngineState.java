@@ -14,8 +14,26 @@ import org.jspecify.annotations.Nullable;
  * @param held the keys this application holds in Redis now
  * @param waiting per key this application's threads wait for, how many threads wait
  * @param renewal how lease renewal fares
+ * @param kept the keys this application keeps in Redis after their work ended (holdAtLeast), by no thread
  */
-public record LockEngineState(List<HeldKey> held, Map<String, Integer> waiting, Renewal renewal) {
+public record LockEngineState(List<HeldKey> held, Map<String, Integer> waiting, Renewal renewal,
+        List<KeptKey> kept) {
+
+    /** A snapshot with no key kept after its work ended. */
+    public LockEngineState(List<HeldKey> held, Map<String, Integer> waiting, Renewal renewal) {
+        this(held, waiting, renewal, List.of());
+    }
+
+    /**
+     * One key kept in Redis after its work ended, because holdAtLeast had not passed yet: held by this
+     * application in Redis, by no thread, not renewed, until it expires.
+     * @param key the Redis key (key prefix included)
+     * @param fencingToken the fencing token of the acquisition whose work ended
+     * @param heldSince when it was taken (from this JVM's clock)
+     * @param keptUntil when it expires in Redis, at the latest (from this JVM's clock)
+     */
+    public record KeptKey(String key, long fencingToken, Instant heldSince, Instant keptUntil) {
+    }
 
     /**
      * One key held.

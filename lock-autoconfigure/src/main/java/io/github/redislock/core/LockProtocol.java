@@ -37,7 +37,18 @@ interface LockProtocol {
      * on past the one the key holds), or {@link #NO_FENCE}: the next holder's token will be larger
      * @return true when the key held the value, false when it was gone or someone else's (left untouched)
      */
-    boolean release(LockKey key, String value, @Nullable String leavingClientId, long lastFence);
+    default boolean release(LockKey key, String value, @Nullable String leavingClientId, long lastFence) {
+        return release(key, value, leavingClientId, lastFence, 0);
+    }
+
+    /**
+     * {@link #release(LockKey, String, String, long)}, or, with {@code keepMillis > 0} (holdAtLeast), compare-and-keep
+     * in the same one round trip: the key is not deleted nor handed on but stays, owned by nobody, for that many
+     * more milliseconds (longer if needed for the next fencing token to be larger), and then expires.
+     * @return true when the key held the value (released, handed on or kept), false when it was gone or someone
+     * else's (left untouched)
+     */
+    boolean release(LockKey key, String value, @Nullable String leavingClientId, long lastFence, long keepMillis);
 
     /**
      * Compare-and-extend for locks of one cluster slot, in one round trip.

@@ -41,8 +41,17 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * applications, hand-offs (its Javadoc has the state machine), over a {@link HandoffChannel};</li>
  * <li>{@link LeaseRenewer}: one batched renewal round trip per third of the lease for all renewed locks;</li>
  * <li>{@link LossSignal}: a WARN and the {@link LockLossListener} when a held lock turns out lost;</li>
- * <li>{@link ReplicaAcknowledgement}, when asked for: {@code WAIT} for replicas after each acquisition.</li>
+ * <li>{@link ReplicaAcknowledgement}, when asked for: {@code WAIT} for replicas after each acquisition;</li>
+ * <li>{@link KeptLocks}: the keys a release kept in Redis because their holdAtLeast had not passed (its Javadoc
+ * has the state machine), for the endpoint.</li>
  * </ul>
+ * holdAtLeast counts from this JVM's monotonic clock ({@link System#nanoTime()}) at the moment the reply that
+ * made the holder arrived (or the lock was passed to it here), not from Redis time: that moment is after Redis
+ * took the key, and the keep that the release asks for is counted by Redis from when the release runs, after it
+ * was sent, so the key stays at least the minimum after Redis took it (longer by about a round trip). Redis
+ * time would need a read of the clock on every acquisition path (hand-offs and local hand-overs carry fences
+ * that are not Redis time) and cannot be compared with the local clock anyway; only the two clocks' rates must
+ * agree, as they must for leases.
  * Redis errors surface as {@link LockException} naming the key, with the client library's exception as
  * cause, within the connection's command timeout ({@code spring.data.redis.timeout}).
  */
@@ -64,6 +73,9 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
 
     /** Keys this application holds now, for reentrancy. */
     private final Map<String, HeldLock> held = new ConcurrentHashMap<>();
+
+    /** Keys kept in Redis after their work ended (holdAtLeast), for the endpoint. */
+    private final KeptLocks kept = new KeptLocks();
 
     /** This application's id in queues and hand-offs. */
     private final String clientId;
@@ -164,8 +176,10 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         long lease = (fixedLease != null) ? fixedLease.toMillis() : this.renewedLeaseMillis;
         String token = this.tokens.next();
         boolean reentrant = request.isReentrant();
+        long holdAtLeast = request.holdAtLeastNanos();
         if (keys.length == 1) {
-            RedisLockHandle handle = acquireOne(keys[0], token, lease, fixedLease == null, reentrant, deadline);
+            RedisLockHandle handle = acquireOne(keys[0], token, lease, fixedLease == null, reentrant, deadline,
+                    holdAtLeast);
             if (handle == null) {
                 throw notAcquired(keys, start);
             }
@@ -174,7 +188,8 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         List<RedisLockHandle> taken = new ArrayList<>(keys.length);
         try {
             for (LockKey key : keys) {
-                RedisLockHandle handle = acquireOne(key, token, lease, fixedLease == null, reentrant, deadline);
+                RedisLockHandle handle = acquireOne(key, token, lease, fixedLease == null, reentrant, deadline,
+                        holdAtLeast);
                 if (handle == null) {
                     throw notAcquired(keys, start);
                 }
@@ -197,11 +212,16 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         return new LockNotAcquiredException(names, Duration.ofNanos(System.nanoTime() - start));
     }
 
+    /**
+     * One key. With {@code holdAtLeastNanos} above 0 the key is kept at least that long after it was taken (for
+     * a nested acquisition: after the outermost one took it; see {@link KeptLocks}).
+     */
     private @Nullable RedisLockHandle acquireOne(LockKey key, String token, long leaseMillis, boolean renew,
-            boolean reentrant, long deadline) {
+            boolean reentrant, long deadline, long holdAtLeastNanos) {
         if (reentrant) {
             HeldLock mine = this.held.get(key.name);
             if (mine != null && mine.enterAgain()) {
+                mine.holdAtLeast(holdAtLeastNanos);
                 return new RedisLockHandle(this, mine);
             }
         }
@@ -209,6 +229,8 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         if (lock == null) {
             return null;
         }
+        lock.holdAtLeast(holdAtLeastNanos);
+        this.kept.taken(key.name);
         if (this.acknowledgement != null && lock.handovers == 0) {
             // Taken in Redis (free or from a hand-off): it counts once replicas have it. A lock passed on within
             // the application was confirmed when the application took it.
@@ -263,7 +285,10 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         }
     }
 
-    /** Ends one (possibly nested) acquisition; the last one releases the key. */
+    /**
+     * Ends one (possibly nested) acquisition; the last one releases the key, or keeps it in Redis for what is left
+     * of its holdAtLeast (see {@link KeptLocks}).
+     */
     void exit(HeldLock lock) {
         if (!lock.exitOne()) {
             return;
@@ -273,9 +298,15 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         // A lock already found lost (and signalled) is released all the same: the script leaves a key holding
         // another value alone, and takes this application out of the key's queue if nobody here waits.
         boolean wasHeld = lock.markReleased();
-        if (!this.waiting.release(lock, wasHeld) && wasHeld) {
+        // holdAtLeast: what is left of the minimum is kept in Redis by the same one release script.
+        long keepMillis = wasHeld ? lock.keepMillis(System.nanoTime()) : 0;
+        boolean released = this.waiting.release(lock, wasHeld, keepMillis);
+        if (!released && wasHeld) {
             lock.lostBeforeRelease();
             this.loss.lost(lock, LockLossDetection.RELEASE);
+        }
+        else if (released && keepMillis > 0) {
+            this.kept.kept(lock, keepMillis, System.nanoTime());
         }
     }
 
@@ -353,7 +384,8 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
             keys.add(lock.view(nowNanos, now));
         }
         keys.sort(Comparator.comparing(LockEngineState.HeldKey::key));
-        return new LockEngineState(keys, this.waiting.waitingThreads(), this.renewer.health());
+        return new LockEngineState(keys, this.waiting.waitingThreads(), this.renewer.health(),
+                this.kept.view(nowNanos, now));
     }
 
     /** Tells the probe what only the engine sees (hand-offs, failed renewals); internal, for metrics. */

@@ -88,10 +88,12 @@ final class RedisLockProtocol implements LockProtocol {
     }
 
     @Override
-    public boolean release(LockKey key, String value, @Nullable String leavingClientId, long lastFence) {
+    public boolean release(LockKey key, String value, @Nullable String leavingClientId, long lastFence,
+            long keepMillis) {
         Long released;
         try {
-            released = this.redis.release(key, releaseArgs(value, leavingClientId, lastFence));
+            released = this.redis.release(key, (keepMillis > 0) ? keepArgs(value, leavingClientId, lastFence, keepMillis)
+                    : releaseArgs(value, leavingClientId, lastFence));
         }
         catch (RuntimeException ex) {
             throw failure("releasing", key.name, ex);
@@ -205,6 +207,12 @@ final class RedisLockProtocol implements LockProtocol {
             return new String[] { value, (leavingClientId != null) ? leavingClientId : "", Long.toString(lastFence) };
         }
         return (leavingClientId != null) ? new String[] { value, leavingClientId } : new String[] { value };
+    }
+
+    /** unlock.lua's arguments for a release that keeps the key for {@code keepMillis} more (holdAtLeast). */
+    private static String[] keepArgs(String value, @Nullable String leavingClientId, long lastFence, long keepMillis) {
+        return new String[] { value, (leavingClientId != null) ? leavingClientId : "",
+                (lastFence != NO_FENCE) ? Long.toString(lastFence) : "", Long.toString(keepMillis) };
     }
 
     private static LockException failure(String action, String key, RuntimeException ex) {

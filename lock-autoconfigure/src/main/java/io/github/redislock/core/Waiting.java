@@ -54,6 +54,12 @@ import io.github.redislock.LockException;
  *                  none of the above holds                 in the Redis queue (possibly this one); the
  *                                                          application's turn ends
  * held by T        T releases, nobody waits here           leaving (the release takes the entry out)
+ * held by T        T releases before its minimum            kept (see {@link KeptLocks}): the key stays in
+ *                  (holdAtLeast), whoever waits here       Redis, owned by nobody, until it expires; never
+ *                                                          passed on; the turn ends; the first waiter here
+ *                                                          looks at Redis at once (then times its next look
+ *                                                          by the key's PTTL); queued applications are told
+ *                                                          to look (a hand-off message), likewise
  * leaving          entry out; a thread joined meanwhile    trying at once
  * leaving          entry out; nobody here                  idle
  * </pre>
@@ -366,9 +372,19 @@ final class Waiting {
      * @return true when released or passed on, false when the key was no longer ours
      */
     boolean release(HeldLock lock, boolean wasHeld) {
+        return release(lock, wasHeld, 0);
+    }
+
+    /**
+     * {@link #release(HeldLock, boolean)}, keeping the key {@code keepMillis} more when that is above 0
+     * (holdAtLeast): such a release is never passed to a thread here, and ends the application's turn; the key
+     * stays in Redis, owned by nobody, until it expires, so threads waiting here wait for that expiry like every
+     * other application. Their first one looks at Redis at once, to time its next look by the key's PTTL.
+     */
+    boolean release(HeldLock lock, boolean wasHeld, long keepMillis) {
         LockKey key = lock.key;
         Line line = this.lines.get(key.name);
-        if (line != null && wasHeld && mayPassOn(lock) && line.offer(lock.passOn())) {
+        if (line != null && wasHeld && keepMillis == 0 && mayPassOn(lock) && line.offer(lock.passOn())) {
             if (logger.isDebugEnabled()) {
                 logger.debug("Lock '" + key + "': passed to the next thread of this application (hand-over "
                         + (lock.handovers + 1) + " since taken in Redis)");
@@ -383,11 +399,15 @@ final class Waiting {
             logger.debug("Lock '" + key + "': releasing" + (leaving ? ", leaving its queue (nobody waits here)" : ""));
         }
         try {
-            return this.protocol.release(key, lock.value, leaving ? this.clientId : null, lastLocalFence(lock));
+            return this.protocol.release(key, lock.value, leaving ? this.clientId : null, lastLocalFence(lock),
+                    keepMillis);
         }
         finally {
             if (leaving && !line.leftQueue()) {
                 retireIfIdle(key.name, line);
+            }
+            else if (!leaving && keepMillis > 0 && line != null) {
+                line.tryNow();
             }
         }
     }

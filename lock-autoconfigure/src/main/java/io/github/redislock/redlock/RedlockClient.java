@@ -39,7 +39,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * increase as long as no node that confirmed a token loses its counter (see below). A failed attempt releases
  * the token everywhere. Waiting is repeated attempts, 20–70 ms apart (random, so that contenders do not
  * collide in step), until the wait time ends. Renewal and release go to every node; a renewal that no longer
- * reaches a majority within the validity time marks the lock lost.
+ * reaches a majority within the validity time marks the lock lost. A lock closed before its holdAtLeast has
+ * passed is kept on every node instead, owned by nobody, for the rest of it (counted from when the majority and
+ * the fencing token were confirmed); the next holder's token still comes from the counters.
  * <p>
  * Limits. A node restarted without its data (no persistence, or {@code appendfsync} other than
  * {@code always}) forgets the locks and counters it had: keep a restarted node out of the configuration for
@@ -118,6 +120,7 @@ public final class RedlockClient implements LockProvider, AutoCloseable {
                 if (handle == null) {
                     throw new LockNotAcquiredException(request.keys(), Duration.ofNanos(System.nanoTime() - start));
                 }
+                handle.holdAtLeast(request.holdAtLeastNanos());
                 taken.add(handle);
             }
         }

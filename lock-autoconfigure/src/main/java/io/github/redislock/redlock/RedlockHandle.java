@@ -40,6 +40,15 @@ final class RedlockHandle implements LockHandle {
 
     private volatile @Nullable ScheduledFuture<?> renewal;
 
+    /**
+     * Where holdAtLeast counts from: when the majority and the fencing token were confirmed, after every node
+     * that counts took the key, so each node keeps it at least as long as asked.
+     */
+    private final long holdFromNanos = System.nanoTime();
+
+    /** holdAtLeast in ns; 0: released at once when closed. */
+    private volatile long holdAtLeastNanos;
+
     RedlockHandle(RedlockClient client, String key, String token, long fence, long leaseMillis, long startNanos,
             Round<RedlockNode.Taken> acquisition) {
         this.client = client;
@@ -49,6 +58,21 @@ final class RedlockHandle implements LockHandle {
         this.leaseMillis = leaseMillis;
         this.acquisition = acquisition;
         this.validUntil = startNanos + RedlockClient.validityNanos(leaseMillis);
+    }
+
+    /** Keeps the key on every node until this long after the acquisition when closed sooner (holdAtLeast). */
+    void holdAtLeast(long nanos) {
+        this.holdAtLeastNanos = nanos;
+    }
+
+    /** What is left of holdAtLeast at {@code now}, in ms rounded up; 0 when it has passed. */
+    private long keepMillis(long now) {
+        long left = this.holdAtLeastNanos - (now - this.holdFromNanos);
+        if (left <= 0) {
+            return 0;
+        }
+        long millis = TimeUnit.NANOSECONDS.toMillis(left);
+        return (TimeUnit.MILLISECONDS.toNanos(millis) < left) ? millis + 1 : millis;
     }
 
     void scheduleRenewal(ScheduledExecutorService scheduler) {
@@ -166,15 +190,21 @@ final class RedlockHandle implements LockHandle {
         return false;
     }
 
-    /** Releases on every node; a majority that no longer held it means the lock had been lost. */
+    /**
+     * Releases on every node; a majority that no longer held it means the lock had been lost. Closed before
+     * holdAtLeast has passed, every node keeps the key, owned by nobody, for the rest of it instead (each counts
+     * from when the release reaches it, so no majority can form for anyone before the minimum); the next
+     * holder's fencing token still comes from the counters, one above the largest.
+     */
     @Override
     public void close() {
         if (!this.released.compareAndSet(false, true)) {
             return;
         }
         cancelRenewal();
+        long keepMillis = this.lost.get() ? 0 : keepMillis(System.nanoTime());
         Round<Boolean> release = Round.send(this.client.nodes(), this.client.quorum(), this.client.calls(),
-                (node) -> node.release(this.key, this.token), (released) -> released);
+                (node) -> node.release(this.key, this.token, keepMillis), (released) -> released);
         try {
             release.await(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis), false);
         }

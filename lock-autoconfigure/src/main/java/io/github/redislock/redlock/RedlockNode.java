@@ -65,7 +65,17 @@ final class RedlockNode {
 
     /** Compare-and-release of whatever the token holds here; whether it held it. */
     boolean release(String key, String token) {
-        Long released = this.redis.execute(UNLOCK, scriptKeys(key), token + ':');
+        return release(key, token, 0);
+    }
+
+    /**
+     * Compare-and-release, or with {@code keepMillis > 0} (holdAtLeast) compare-and-keep: the key stays here,
+     * owned by nobody, that many more milliseconds and then expires (unlock.lua's keep branch); whether it held it.
+     */
+    boolean release(String key, String token, long keepMillis) {
+        Long released = (keepMillis > 0)
+                ? this.redis.execute(UNLOCK, scriptKeys(key), token + ':', "", "", Long.toString(keepMillis))
+                : this.redis.execute(UNLOCK, scriptKeys(key), token + ':');
         return released != null && released != 0L;
     }
 

@@ -11,9 +11,11 @@
 -- ARGV[3]: the last fencing token the application used under this value, when its threads passed the lock
 --          on among themselves (each took the previous one's token + 1, with no call here); absent otherwise.
 --          The next holder's token counts on from it.
+-- ARGV[4]: keep the key this many more milliseconds instead of releasing it (holdAtLeast: the work ended before
+--          its minimum); absent, empty or 0 for a plain release. ARGV[2] and ARGV[3] may then be empty.
 -- Returns 1 when the key held our value and was released or handed on, 2 when it was handed on but Redis
 -- refused the message (no permission for the channel), 0 when it was gone or held by someone else (our
--- lease expired and another holder took it): that key is left untouched.
+-- lease expired and another holder took it): that key is left untouched. A kept key (ARGV[4]) returns 1.
 -- The hand-off message is the lock key, on the channel the application named in its queue entry; the
 -- application's thread that takes the lock over does so in acquire.lua, which Redis alone arbitrates.
 if ARGV[2] and ARGV[2] ~= '' then
@@ -29,6 +31,34 @@ local last = tonumber(string.sub(current, (string.find(current, ':', 1, true)) +
 local used = ARGV[3] and tonumber(ARGV[3])
 if used and used > last then
     last = used
+end
+-- Keep (holdAtLeast), a branch of its own: the key becomes '~kept:<last fence>', owned by nobody (acquire.lua
+-- sees it as taken, and no token or application id equals '~kept'), and expires after ARGV[4] ms; nothing is
+-- handed on. It lives at least until Redis time has passed the last fence, so that the next fence (Redis time)
+-- is larger. The first queued applications are told to look again, so that they wait for its PTTL rather than
+-- for their next timed look; only the first 8, as a waiter looks at Redis at least once a second anyway.
+local keep = ARGV[4] and tonumber(ARGV[4])
+if keep and keep > 0 then
+    local time = redis.call('TIME')
+    local floor = math.floor((last - (tonumber(time[1]) * 1000000 + tonumber(time[2]))) / 1000) + 1
+    if floor > keep then
+        keep = floor
+    end
+    -- pcall: a full Redis (maxmemory) may refuse the rewrite; the holder's value then stays, unusable as well.
+    if type(redis.pcall('SET', KEYS[1], '~kept:' .. string.format('%d', last), 'PX', keep)) == 'table' then
+        redis.call('PEXPIRE', KEYS[1], keep)
+    end
+    for _, client in ipairs(redis.call('LRANGE', KEYS[2], 0, 7)) do
+        local entry = redis.call('HGET', KEYS[3], client)
+        local command, channel
+        if entry then
+            command, channel = string.match(entry, '^%d+:%d+:(S?PUBLISH):(.+)$')
+        end
+        if command then
+            redis.pcall(command, channel, KEYS[1])
+        end
+    end
+    return 1
 end
 local now
 while true do

@@ -42,6 +42,27 @@ class RedisLocksEndpointTest {
     }
 
     @Test
+    void showsALockKeptAfterItsWorkEndedAsHeldByNoThreadUntilItExpires() {
+        runner(redis.server()).run((context) -> {
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            Instant before = Instant.now();
+            LockHandle handle = template.acquire(LockRequest.of("job", Duration.ZERO, null)
+                    .holdAtLeast(Duration.ofSeconds(30)));
+            handle.close();
+            RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
+            assertThat(endpoint.locks().held()).singleElement().satisfies((kept) -> {
+                assertThat(kept.key()).isEqualTo("t:job");
+                assertThat(kept.fencingToken()).isEqualTo(handle.fencingToken());
+                assertThat(kept.holds()).isZero();
+                assertThat(kept.renewed()).isFalse();
+                assertThat(kept.thread()).startsWith(RedisLocksEndpoint.KEPT_PREFIX);
+                assertThat(kept.heldSince()).isBetween(before.minusMillis(50), Instant.now());
+                assertThat(kept.leaseTime()).isBetween(Duration.ofSeconds(30), Duration.ofSeconds(31));
+            });
+        });
+    }
+
+    @Test
     void showsHeldLocksAndWaitingThreads() {
         runner(redis.server()).run((context) -> {
             DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);

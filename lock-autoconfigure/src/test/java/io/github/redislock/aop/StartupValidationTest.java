@@ -48,6 +48,34 @@ class StartupValidationTest {
     }
 
     @Test
+    void unparsableHoldAtLeast() {
+        assertStartupFails(BadHoldAtLeast.class, "BadHoldAtLeast#lock", "holdAtLeast 'a while' is not a duration");
+    }
+
+    @Test
+    void negativeHoldAtLeast() {
+        assertStartupFails(NegativeHoldAtLeast.class, "NegativeHoldAtLeast#lock", "holdAtLeast must not be negative");
+    }
+
+    @Test
+    void unresolvableHoldAtLeastPlaceholder() {
+        assertStartupFails(MissingHoldAtLeastPlaceholder.class, "MissingHoldAtLeastPlaceholder#lock", "holdAtLeast",
+                "${no.such.minimum}");
+    }
+
+    @Test
+    void fixedLeaseShorterThanHoldAtLeastNamesBoth() {
+        assertStartupFails(LeaseShorterThanMinimum.class, "LeaseShorterThanMinimum#lock", "leaseTime '500ms'",
+                "shorter than holdAtLeast '${job.minimum:800ms}' (PT0.8S)");
+    }
+
+    @Test
+    void holdAtLeastResolvesPlaceholders() {
+        LockContexts.runner(redis).withPropertyValues("job.minimum=400ms").withBean(LeaseShorterThanMinimum.class)
+                .run((context) -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
     void skipOnPrimitive() {
         assertStartupFails(SkipOnPrimitive.class, "SkipOnPrimitive#count", "primitive int");
     }
@@ -147,6 +175,34 @@ class StartupValidationTest {
     public static class MissingPlaceholder {
 
         @DistributedLock(key = "k", waitTime = "${no.such.property}")
+        public void lock() {
+        }
+    }
+
+    public static class BadHoldAtLeast {
+
+        @DistributedLock(key = "k", holdAtLeast = "a while")
+        public void lock() {
+        }
+    }
+
+    public static class NegativeHoldAtLeast {
+
+        @DistributedLock(key = "k", holdAtLeast = "-1s")
+        public void lock() {
+        }
+    }
+
+    public static class MissingHoldAtLeastPlaceholder {
+
+        @DistributedLock(key = "k", holdAtLeast = "${no.such.minimum}")
+        public void lock() {
+        }
+    }
+
+    public static class LeaseShorterThanMinimum {
+
+        @DistributedLock(key = "k", leaseTime = "500ms", holdAtLeast = "${job.minimum:800ms}")
         public void lock() {
         }
     }

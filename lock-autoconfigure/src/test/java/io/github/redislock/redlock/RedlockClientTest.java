@@ -286,4 +286,41 @@ class RedlockClientTest {
         assertThat(tokens.get(0)).isEqualTo(11);
         assertThat(tokens.get(1)).isEqualTo(51);
     }
+
+    @Test
+    void holdAtLeastKeepsTheKeyOnEveryNodeUntilTheMinimumAndTheNextHolderGetsALargerFence() {
+        Duration hold = Duration.ofMillis(800);
+        RedlockClient first = client(Duration.ofSeconds(30));
+        RedlockClient second = client(Duration.ofSeconds(30));
+        LockHandle held = first.acquire(LockRequest.of(KEY, Duration.ZERO, null).holdAtLeast(hold));
+        awaitHolders(held, 5);
+        // Each node's value carries that node's Redis time, in µs, when it took the key.
+        long[] takenAt = new long[5];
+        for (int i = 0; i < 5; i++) {
+            String value = (String) masters.get(i).command("GET", KEY);
+            takenAt[i] = Long.parseLong(value.substring(value.indexOf(':') + 1));
+        }
+        held.close();
+        assertThat(masters).allSatisfy((master) -> {
+            assertThat((String) master.command("GET", KEY)).startsWith("~kept:");
+            assertThat((Long) master.command("PTTL", KEY)).isBetween(1L, hold.toMillis());
+        });
+        assertThatThrownBy(() -> second.acquire(LockRequest.of(KEY, Duration.ZERO, null)))
+            .isInstanceOf(LockNotAcquiredException.class);
+        LockHandle next = second.acquire(LockRequest.of(KEY, Duration.ofSeconds(10), null));
+        assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
+        String owner = next.token().substring(0, next.token().indexOf(':') + 1);
+        int took = 0;
+        for (int i = 0; i < 5; i++) {
+            String value = (String) masters.get(i).command("GET", KEY);
+            if (value != null && value.startsWith(owner)) {
+                took++;
+                assertThat(Long.parseLong(value.substring(owner.length())) - takenAt[i])
+                    .as("node %d's Redis time between the two acquisitions, µs", i)
+                    .isGreaterThanOrEqualTo(hold.toNanos() / 1000);
+            }
+        }
+        assertThat(took).isGreaterThanOrEqualTo(3);
+        next.close();
+    }
 }

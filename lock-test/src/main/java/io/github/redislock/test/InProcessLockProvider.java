@@ -25,7 +25,9 @@ import io.github.redislock.LockRequest;
  * (reentrancy: nested handles, released when the outermost closes; other threads are never let in by it); several
  * keys are taken all or nothing; every acquisition of a key gets a larger fencing token than the one before; a
  * fixed lease ends on time, after which the key is free and the old handle reports itself lost; a renewed lease
- * lasts until the handle is closed. Keys are named with the key prefix, as in Redis.
+ * lasts until the handle is closed; a request's holdAtLeast keeps a key whose handle closed sooner taken, by
+ * nobody (not even the thread that held it), until that long after it was acquired. Keys are named with the key
+ * prefix, as in Redis.
  */
 public final class InProcessLockProvider implements LockProvider {
 
@@ -59,7 +61,8 @@ public final class InProcessLockProvider implements LockProvider {
         List<Entry> taken = new ArrayList<>(keys.size());
         try {
             for (String key : keys) {
-                Entry entry = acquireOne(key, start, request.waitNanos(), leaseNanos, request.isReentrant());
+                Entry entry = acquireOne(key, start, request.waitNanos(), leaseNanos, request.isReentrant(),
+                        request.holdAtLeastNanos());
                 if (entry == null) {
                     throw new LockNotAcquiredException(keys, Duration.ofNanos(System.nanoTime() - start));
                 }
@@ -77,7 +80,8 @@ public final class InProcessLockProvider implements LockProvider {
     }
 
     /** @param reentrant whether the calling thread owns the lock (asynchronous work's lock has no owner) */
-    private @Nullable Entry acquireOne(String key, long start, long waitNanos, long leaseNanos, boolean reentrant) {
+    private @Nullable Entry acquireOne(String key, long start, long waitNanos, long leaseNanos, boolean reentrant,
+            long holdAtLeastNanos) {
         Thread me = reentrant ? Thread.currentThread() : null;
         synchronized (this.monitor) {
             while (true) {
@@ -85,11 +89,14 @@ public final class InProcessLockProvider implements LockProvider {
                 if (entry == null) {
                     long fence = this.lastFence.merge(key, 1L, Long::sum);
                     entry = new Entry(key, me, fence, leaseNanos);
+                    entry.holdAtLeastNanos = holdAtLeastNanos;
                     this.held.put(key, entry);
                     return entry;
                 }
-                if (me != null && entry.owner == me) {
+                if (me != null && entry.owner == me && !entry.kept) {
                     entry.holds++;
+                    // Counted from the outermost acquisition; the longest minimum asked for counts.
+                    entry.holdAtLeastNanos = Math.max(entry.holdAtLeastNanos, holdAtLeastNanos);
                     return entry;
                 }
                 long left = waitNanos - (System.nanoTime() - start);
@@ -108,18 +115,32 @@ public final class InProcessLockProvider implements LockProvider {
         }
     }
 
-    /** The entry holding the key now; one whose fixed lease ran out is dropped (and is lost). */
+    /**
+     * The entry holding the key now; one whose fixed lease ran out is dropped (and is lost), one kept for holdAtLeast
+     * is dropped once the minimum has passed.
+     */
     private @Nullable Entry current(String key) {
         Entry entry = this.held.get(key);
         if (entry != null && entry.nanosLeft() <= 0) {
-            entry.lost = true;
+            entry.lost = !entry.kept;
             this.held.remove(key);
             return null;
         }
         return entry;
     }
 
-    /** Whether the key (prefix included) is held now. */
+    /**
+     * Whether the key (prefix included) is kept now after its handle closed, until holdAtLeast has passed since it
+     * was acquired: taken, by nobody.
+     */
+    public boolean isKept(String key) {
+        synchronized (this.monitor) {
+            Entry entry = current(key);
+            return entry != null && entry.kept;
+        }
+    }
+
+    /** Whether the key (prefix included) is held now, or kept for holdAtLeast. */
     public boolean isHeld(String key) {
         synchronized (this.monitor) {
             return current(key) != null;
@@ -132,7 +153,16 @@ public final class InProcessLockProvider implements LockProvider {
                 return;
             }
             if (this.held.get(entry.key) == entry) {
-                this.held.remove(entry.key);
+                long keepNanos = entry.holdAtLeastNanos - (System.nanoTime() - entry.acquiredAtNanos);
+                if (keepNanos > 0) {
+                    // Kept: the key stays taken, by nobody, until the minimum has passed (waiters are woken to
+                    // wait for exactly that).
+                    entry.kept = true;
+                    entry.expiresAtNanos = System.nanoTime() + keepNanos;
+                }
+                else {
+                    this.held.remove(entry.key);
+                }
             }
             else {
                 entry.lost = true;
@@ -151,10 +181,18 @@ public final class InProcessLockProvider implements LockProvider {
 
         final long fence;
 
-        /** 0 for a lease that lasts until release. */
-        final long expiresAtNanos;
+        /** When a fixed lease ends, or a kept key is let go. */
+        long expiresAtNanos;
 
         final boolean fixedLease;
+
+        final long acquiredAtNanos = System.nanoTime();
+
+        /** holdAtLeast of the acquisitions sharing the entry, in ns; 0: none. */
+        long holdAtLeastNanos;
+
+        /** Closed before holdAtLeast had passed: taken by nobody until {@link #expiresAtNanos}. */
+        boolean kept;
 
         int holds = 1;
 
@@ -169,7 +207,7 @@ public final class InProcessLockProvider implements LockProvider {
         }
 
         long nanosLeft() {
-            return this.fixedLease ? this.expiresAtNanos - System.nanoTime() : Long.MAX_VALUE;
+            return (this.fixedLease || this.kept) ? this.expiresAtNanos - System.nanoTime() : Long.MAX_VALUE;
         }
     }
 

@@ -34,6 +34,7 @@ public final class LockAssertions {
      * @param key the key with the provider's key prefix, as in Redis
      */
     public static LockKeyAssert assertThatLock(InProcessLockProvider provider, String key) {
-        return new LockKeyAssert(key, () -> provider.isHeld(key) ? "held" : null);
+        return new LockKeyAssert(key,
+                () -> provider.isKept(key) ? LockKeyAssert.KEPT : provider.isHeld(key) ? "held" : null);
     }
 }

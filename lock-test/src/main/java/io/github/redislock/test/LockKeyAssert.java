@@ -6,6 +6,9 @@ import org.jspecify.annotations.Nullable;
 /** Whether a lock key is held or free, read when the assertion is made. */
 public final class LockKeyAssert extends AbstractAssert<LockKeyAssert, String> {
 
+    /** How a {@link LockKeyState} describes a key kept for holdAtLeast. */
+    static final String KEPT = "kept after its work ended (holdAtLeast)";
+
     private final LockKeyState state;
 
     LockKeyAssert(String key, LockKeyState state) {
@@ -17,6 +20,19 @@ public final class LockKeyAssert extends AbstractAssert<LockKeyAssert, String> {
     public LockKeyAssert isHeld() {
         if (this.state.holder() == null) {
             failWithMessage("Expected lock <%s> to be held, but it is free", this.actual);
+        }
+        return this;
+    }
+
+    /**
+     * The lock is kept now after its work ended, because holdAtLeast had not passed yet: taken, by nobody, until it
+     * expires ({@link #isHeld()} holds too).
+     */
+    public LockKeyAssert isKept() {
+        String holder = this.state.holder();
+        if (holder == null || !holder.startsWith(KEPT)) {
+            failWithMessage("Expected lock <%s> to be kept for holdAtLeast, but it is %s", this.actual,
+                    (holder != null) ? "held (" + holder + ")" : "free");
         }
         return this;
     }

@@ -46,7 +46,11 @@ public final class RecordedLocksAssert extends AbstractAssert<RecordedLocksAsser
         return this;
     }
 
-    /** Every recorded lock has been released (or lost) by now: nothing taken is still held. */
+    /**
+     * Every recorded lock has been released (or lost) by now: nothing taken is still held by its handle. A lock
+     * whose handle closed before its holdAtLeast had passed counts as released here, though its key is still kept
+     * ({@link LockAssertions#assertThatLock} {@code .isKept()} says that).
+     */
     public RecordedLocksAssert holdsNothing() {
         List<RecordedLock> held = this.actual.locks().stream().filter(RecordedLock::heldNow).toList();
         if (!held.isEmpty()) {

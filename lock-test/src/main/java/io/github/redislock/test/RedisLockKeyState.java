@@ -9,7 +9,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Reads a lock key in Redis as the engine's scripts do: absent, or {@code ~:<fence>} (what releases by redis-lock
- * 0.1 left behind), is free; any other value is a holder's, or a hand-off to a waiting application.
+ * 0.1 left behind), is free; {@code ~kept:<fence>} is kept after its work ended (holdAtLeast), taken by nobody;
+ * any other value is a holder's, or a hand-off to a waiting application.
  */
 final class RedisLockKeyState implements LockKeyAssert.LockKeyState {
 
@@ -32,6 +33,9 @@ final class RedisLockKeyState implements LockKeyAssert.LockKeyState {
             return null;
         }
         String text = new String(value, StandardCharsets.UTF_8);
-        return text.startsWith("~:") ? null : "value '" + text + "'";
+        if (text.startsWith("~:")) {
+            return null;
+        }
+        return text.startsWith("~kept:") ? LockKeyAssert.KEPT + ", value '" + text + "'" : "value '" + text + "'";
     }
 }

@@ -187,4 +187,34 @@ class InProcessLockProviderTest {
         assertThat(this.locks.isHeld("app:a")).isFalse();
         held.close();
     }
+
+    @Test
+    void aKeyClosedBeforeItsHoldAtLeastStaysTakenByNobodyUntilTheMinimumHasPassed() throws Exception {
+        Duration hold = Duration.ofMillis(300);
+        LockHandle first = this.locks.acquire(LockRequest.of("job", Duration.ZERO, null).holdAtLeast(hold));
+        long acquired = System.nanoTime();
+        long firstFence = first.fencingToken();
+        first.close();
+        LockAssertions.assertThatLock(this.locks, "app:job").isKept().isHeld();
+        // Not even the thread that held it gets in (no reentrancy into a kept key).
+        assertThatThrownBy(() -> this.locks.acquire(LockRequest.of("job", Duration.ZERO, null)))
+                .isInstanceOf(LockNotAcquiredException.class);
+        try (LockHandle next = this.threads.submit(() -> this.locks.acquire(LockRequest.of("job", LONG, null)))
+                .get(10, TimeUnit.SECONDS)) {
+            assertThat(System.nanoTime() - acquired).isGreaterThanOrEqualTo(hold.toNanos());
+            assertThat(next.fencingToken()).isGreaterThan(firstFence);
+            assertThat(first.isLost()).isFalse();
+        }
+    }
+
+    @Test
+    void aKeyClosedAfterItsHoldAtLeastIsFreeAtOnce() {
+        Duration hold = Duration.ofMillis(50);
+        LockHandle handle = this.locks.acquire(LockRequest.of("job", Duration.ZERO, null).holdAtLeast(hold));
+        long acquired = System.nanoTime();
+        await().atMost(hold.multipliedBy(20)).pollInterval(Duration.ofMillis(1))
+                .until(() -> System.nanoTime() - acquired >= hold.toNanos());
+        handle.close();
+        LockAssertions.assertThatLock(this.locks, "app:job").isFree();
+    }
 }

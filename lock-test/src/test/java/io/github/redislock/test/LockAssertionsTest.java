@@ -58,6 +58,21 @@ class LockAssertionsTest {
     }
 
     @Test
+    void aKeyKeptForHoldAtLeastIsKeptAndHeldAndTheRecorderCountsItsHandleReleased() {
+        LockRecorder recorder = new LockRecorder();
+        recorder.recording(this.locks)
+                .acquire(LockRequest.of("job", Duration.ZERO, null).holdAtLeast(Duration.ofSeconds(30))).close();
+        assertThatLock(this.connectionFactory, "assert:job").isKept().isHeld();
+        assertThatThrownBy(() -> assertThatLock(this.connectionFactory, "assert:job").isFree())
+                .isInstanceOf(AssertionError.class).hasMessageContaining("kept after its work ended");
+        LockAssertions.assertThat(recorder).ranUnder("job").holdsNothing();
+        try (LockHandle handle = this.locks.acquire(LockRequest.of("sku:4", Duration.ZERO, null))) {
+            assertThatThrownBy(() -> assertThatLock(this.connectionFactory, "assert:sku:4").isKept())
+                    .isInstanceOf(AssertionError.class).hasMessageContaining(handle.token());
+        }
+    }
+
+    @Test
     void aReleaseMarkerOfVersionZeroPointOneIsFreeAndAnyOtherValueHeld() {
         redis.server().command("SET", "assert:old", "~:17");
         assertThatLock(this.connectionFactory, "assert:old").isFree();
