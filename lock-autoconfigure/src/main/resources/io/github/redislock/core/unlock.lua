@@ -16,6 +16,13 @@
 -- lease expired and another holder took it): that key is left untouched.
 -- The hand-off message is the lock key, on the channel the application named in its queue entry; the
 -- application's thread that takes the lock over does so in acquire.lua, which Redis alone arbitrates.
+-- Nothing read from the queue is trusted (another client may have written it): an entry counts only with a
+-- client id of ours (URL-safe Base64), a lease of 1 ms to 30 days, PUBLISH or SPUBLISH and a channel in the
+-- library's hand-off namespace; any other entry is dropped like an expired one. At most MAX_TURNS entries are
+-- looked at per release, each taken off the tail (O(1)): past that the key is deleted, and the waiters left
+-- find it free at their next timed look.
+local MAX_TURNS = 32
+local MAX_LEASE = 2592000000
 if ARGV[2] and ARGV[2] ~= '' then
     redis.call('LREM', KEYS[2], 1, ARGV[2])
     redis.call('HDEL', KEYS[3], ARGV[2])
@@ -31,7 +38,7 @@ if used and used > last then
     last = used
 end
 local now
-while true do
+for _ = 1, MAX_TURNS do
     -- The head of the line gets the lock and goes to the back: applications take turns. pcall: with
     -- maxmemory reached Redis refuses the first write that may grow memory, and then the lock is
     -- deleted instead (DEL is always allowed), so a full Redis never keeps a finished lock.
@@ -45,15 +52,20 @@ while true do
         now = tonumber(time[1]) * 1000000 + tonumber(time[2])
     end
     local expires, lease, command, channel
-    if entry then
-        expires, lease, command, channel = string.match(entry, '^(%d+):(%d+):(%u+):(.+)$')
+    if entry and #client <= 64 and not string.find(client, '[^%w_%-]') then
+        expires, lease, command, channel = string.match(entry, '^(%d+):(%d+):(S?PUBLISH):(.+)$')
+        lease = tonumber(lease)
+        if not lease or lease < 1 or lease > MAX_LEASE or not (string.find(channel, '^redis%-lock:handoff:')
+                or string.find(channel, '^{[%w]+}redis%-lock:handoff:')) then
+            expires = nil
+        end
     end
     if expires and tonumber(expires) * 1000 > now then
         local fence = last + 1
         if fence < now then
             fence = now
         end
-        redis.call('SET', KEYS[1], client .. ':' .. string.format('%d', fence), 'PX', lease)
+        redis.call('SET', KEYS[1], client .. ':' .. string.format('%d', fence), 'PX', string.format('%d', lease))
         -- pcall: a user without permission for the channel (the Redis 7 ACL default) must not turn a
         -- completed hand-off into an error; the waiter then finds it at its next look.
         if type(redis.pcall(command, channel, KEYS[1])) == 'table' then
@@ -61,8 +73,9 @@ while true do
         end
         return 1
     end
-    -- An application that stopped refreshing its entry (gone, or no longer waiting) loses its turn.
-    redis.call('LREM', KEYS[2], 1, client)
+    -- An application that stopped refreshing its entry (gone, or no longer waiting) loses its turn. It was
+    -- just moved to the tail: removed from there, without scanning the list.
+    redis.call('LREM', KEYS[2], -1, client)
     redis.call('HDEL', KEYS[3], client)
 end
 if used then

@@ -1,0 +1,128 @@
+package io.github.redislock.core;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.github.redislock.LockHandle;
+import io.github.redislock.support.TestConnections;
+import io.github.redislock.testsupport.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static io.github.redislock.core.RedisLockClientTestSupport.acquire;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Another client of the same Redis, allowed to write a lock's companion keys, plants entries in its queue of
+ * waiting applications. A release reads them back and must trust none: it runs no command but the two publish
+ * commands, publishes only in the library's hand-off namespace, hands the lock on only for a sane lease, and
+ * does a bounded amount of work however long the planted queue is.
+ */
+class PlantedQueueEntryTest {
+
+    private static final String KEY = "job";
+
+    private static final String PLANTED_ID = "AAAAAAAAAAAAAAAAAAAAAA";
+
+    private static RedisServer redis;
+
+    private static LettuceConnectionFactory connections;
+
+    private static RedisLockClient client;
+
+    @BeforeAll
+    static void startRedis() {
+        redis = RedisServer.start();
+        connections = TestConnections.lettuce(redis, Duration.ofSeconds(5));
+        client = new RedisLockClient(connections, "");
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        client.close();
+        connections.destroy();
+        redis.close();
+    }
+
+    @AfterEach
+    void flush() {
+        redis.flushAll();
+    }
+
+    @Test
+    void aPlantedCommandIsNeverRunByARelease() {
+        redis.command("SET", "victim:important", "data");
+        releaseWithPlantedEntry(PLANTED_ID, validUntil() + ":30000:DEL:victim:important");
+        assertThat(redis.command("GET", "victim:important")).isEqualTo("data");
+        assertThat(redis.command("EXISTS", KEY)).isEqualTo(0L);
+    }
+
+    @Test
+    void aPlantedAbsurdLeaseIsNotHandedTheLock() {
+        releaseWithPlantedEntry(PLANTED_ID, validUntil() + ":9999999999999:PUBLISH:" + channel());
+        assertThat(redis.command("EXISTS", KEY)).isEqualTo(0L);
+    }
+
+    @Test
+    void aPlantedZeroLeaseNeitherFailsTheReleaseNorKeepsTheLock() {
+        LockHandle holder = releaseWithPlantedEntry(PLANTED_ID, validUntil() + ":0:PUBLISH:" + channel());
+        assertThat(holder.isLost()).isFalse();
+        assertThat(redis.command("EXISTS", KEY)).isEqualTo(0L);
+    }
+
+    @Test
+    void aPlantedChannelOutsideTheHandoffNamespaceGetsNoMessage() {
+        releaseWithPlantedEntry(PLANTED_ID, validUntil() + ":30000:PUBLISH:orders");
+        assertThat(redis.command("EXISTS", KEY)).isEqualTo(0L);
+    }
+
+    @Test
+    void aPlantedClientIdThatNoApplicationCouldHaveIsNotHandedTheLock() {
+        releaseWithPlantedEntry("x:1", validUntil() + ":30000:PUBLISH:" + channel());
+        assertThat(redis.command("EXISTS", KEY)).isEqualTo(0L);
+    }
+
+    @Test
+    void aWellFormedEntryIsStillHandedTheLock() {
+        releaseWithPlantedEntry(PLANTED_ID, validUntil() + ":30000:PUBLISH:" + channel());
+        assertThat(redis.command("GET", KEY)).asString().startsWith(PLANTED_ID + ":");
+    }
+
+    @Test
+    void aReleaseLooksAtABoundedNumberOfPlantedEntries() {
+        LockHandle holder = acquire(client, List.of(KEY), 0, 30_000);
+        String[] push = new String[2 + 8_000];
+        push[0] = "RPUSH";
+        push[1] = KeySlots.queueKey(KEY);
+        for (int i = 2; i < push.length; i++) {
+            push[i] = "planted-" + i;
+        }
+        redis.command(push);
+        holder.close();
+        assertThat(redis.command("EXISTS", KEY)).isEqualTo(0L);
+        // Every planted item lacks an entry: the release dropped the first few and left the rest alone, instead
+        // of walking (and, with a scan per item, re-walking) the whole list while Redis serves nobody else.
+        assertThat((Long) redis.command("LLEN", KeySlots.queueKey(KEY))).isGreaterThan(7_900L);
+    }
+
+    private static LockHandle releaseWithPlantedEntry(String clientId, String entry) {
+        LockHandle holder = acquire(client, List.of(KEY), 0, 30_000);
+        redis.command("RPUSH", KeySlots.queueKey(KEY), clientId);
+        redis.command("HSET", KeySlots.queueEntriesKey(KEY), clientId, entry);
+        holder.close();
+        return holder;
+    }
+
+    private static long validUntil() {
+        return System.currentTimeMillis() + 60_000;
+    }
+
+    /** A channel in the hand-off namespace, as a waiting application of this Redis would name it. */
+    private static String channel() {
+        return KeySlots.handoffChannelPrefix(KEY, false) + PLANTED_ID;
+    }
+}
