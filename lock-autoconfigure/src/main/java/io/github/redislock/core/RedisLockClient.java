@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -69,6 +70,9 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
     private final String clientId;
 
     private final @Nullable ScheduledExecutorService ownScheduler;
+
+    /** Leaves queues and passes hand-offs on; never the renewal scheduler (see {@link Waiting}). */
+    private final ExecutorService queueWork;
 
     private final LockProtocol protocol;
 
@@ -136,7 +140,8 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
                 this::subscribed);
         this.protocol = new RedisLockProtocol(commands, this.channel, executor);
         this.loss = new LossSignal(lossListener);
-        this.waiting = new Waiting(this.protocol, this.channel, this.clientId, executor, this::extensionFailed);
+        this.queueWork = ConnectionKind.newQueueWorker();
+        this.waiting = new Waiting(this.protocol, this.channel, this.clientId, this.queueWork, this::extensionFailed);
         this.renewer = new LeaseRenewer(this.protocol, this.loss, executor, this.renewedLeaseMillis, clustered);
     }
 
@@ -411,6 +416,7 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         this.running = false;
         this.renewer.close();
         this.channel.close();
+        this.queueWork.shutdown();
         if (this.ownScheduler != null) {
             this.ownScheduler.shutdownNow();
         }
