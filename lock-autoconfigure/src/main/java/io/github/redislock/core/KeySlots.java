@@ -3,8 +3,9 @@ package io.github.redislock.core;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Redis Cluster hash slots, so that a lock's companion keys (its queue of waiting clients) always live in the
- * same slot as the lock key, whatever braces the key contains: a Lua script may only touch keys of one slot.
+ * Redis Cluster hash slots and the library's names: a lock's companion keys (its queue of waiting clients,
+ * Redlock's fence counter) and hand-off channels live in a namespace no lock key can produce, begin with the
+ * key prefix, and live in the lock key's slot, as a Lua script may only touch keys of one slot.
  */
 final class KeySlots {
 
@@ -26,6 +27,12 @@ final class KeySlots {
         return crc16(bytes, 0, bytes.length) & (SLOTS - 1);
     }
 
+    /**
+     * The marker that begins the library's own part of a name: a lock key never contains it ({@link LockKeys}
+     * refuses one that does), so no lock name can produce a companion key, counter or channel.
+     */
+    static final String MARKER = "~lock~";
+
     /** The list of clients waiting for a lock key, in turn order (see {@link #companion}). */
     static String queueKey(String lockKey) {
         return companion(lockKey, "queue");
@@ -33,41 +40,65 @@ final class KeySlots {
 
     /** The hash of the waiting clients' entries: when each expires and the lease it asks for. */
     static String queueEntriesKey(String lockKey) {
-        return companion(lockKey, "queue:entries");
+        return companion(lockKey, "entries");
+    }
+
+    /** Redlock's counter of fencing tokens for a lock key, on every node. */
+    static String fenceKey(String lockKey) {
+        return companion(lockKey, "fence");
     }
 
     /**
      * The start of the channel names on which releases hand a lock key to a waiting client; the client's id
-     * completes it. A standalone server has one channel per client. In a cluster there is one per client and
-     * slot, named in the key's slot so that the release script may publish on it, sharded where the server
-     * supports it.
+     * completes it: {@code <key prefix>~lock~handoff:} on a standalone server (one channel per client). In a
+     * cluster there is one per client and slot, {@code <key prefix>~lock~{<t>}handoff:}, named in the key's
+     * slot so that the release script may publish on it, sharded where the server supports it. The key prefix
+     * comes first so that an ACL can confine each application to its own channels ({@code &<key prefix>*}).
      */
-    static String handoffChannelPrefix(String lockKey, boolean clustered) {
-        return clustered ? "{" + SlotTags.TAGS[slot(lockKey)] + "}redis-lock:handoff:" : "redis-lock:handoff:";
+    static String handoffChannelPrefix(String keyPrefix, String lockKey, boolean clustered) {
+        return clustered ? keyPrefix + MARKER + "{" + SlotTags.TAGS[slot(lockKey)] + "}handoff:"
+                : keyPrefix + MARKER + "handoff:";
     }
 
     /**
-     * A name in the same slot as the lock key, readable where possible:
+     * A companion name of a lock key: it begins with the key, or with the part of the key before its first
+     * brace (so with the key prefix, for an ACL's key pattern), then the {@link #MARKER}, and lies in the key's
+     * slot:
      * <ul>
-     * <li>{@code a{tag}b} (has a hash tag) → {@code a{tag}b:<suffix>}: the first tag still decides;</li>
-     * <li>{@code sku:42:lock} (no braces) → {@code {sku:42:lock}:<suffix>}: the whole key becomes the tag;</li>
-     * <li>anything else (stray or empty braces) → {@code {<t>}:<suffix>:<key>} where {@code <t>} is a short
-     * string chosen to hash to the key's slot.</li>
+     * <li>{@code a{tag}b} (has a hash tag) → {@code a{tag}b~lock~<kind>}: the first tag still decides;</li>
+     * <li>{@code sku:42} (no opening brace) → {@code sku:42~lock~{<t>}<kind>}, where {@code <t>} is a short
+     * string chosen to hash to the key's slot;</li>
+     * <li>anything else (<code>a{b</code>, <code>a{}b</code>: Redis hashes the whole key) →
+     * <code>a~lock~{&lt;t&gt;}&lt;kind&gt;:a{b</code>.</li>
      * </ul>
+     * No lock key contains the marker ({@link LockKeys} refuses one that does), so no lock key is a companion
+     * name, and each companion name maps back to exactly one key.
      */
-    static String companion(String lockKey, String suffix) {
+    static String companion(String lockKey, String kind) {
         // Braces are ASCII, so scanning chars finds the same tag as Redis scanning bytes, without encoding.
         int open = lockKey.indexOf('{');
-        if (open >= 0) {
-            int close = lockKey.indexOf('}', open + 1);
-            if (close > open + 1) {
-                return lockKey + ":" + suffix;
-            }
+        if (open < 0) {
+            return lockKey + MARKER + "{" + SlotTags.TAGS[slot(lockKey)] + "}" + kind;
         }
-        else if (lockKey.indexOf('}') < 0) {
-            return "{" + lockKey + "}:" + suffix;
+        int close = lockKey.indexOf('}', open + 1);
+        if (close > open + 1) {
+            return lockKey + MARKER + kind;
         }
-        return "{" + SlotTags.TAGS[slot(lockKey)] + "}:" + suffix + ":" + lockKey;
+        return lockKey.substring(0, open) + MARKER + "{" + SlotTags.TAGS[slot(lockKey)] + "}" + kind + ":" + lockKey;
+    }
+
+    /**
+     * Whether the first opening brace of the text, if any, starts a hash tag ({@code {...}} with something
+     * inside), as a key prefix's braces must: the hand-off channels, which begin with the prefix, then lie in
+     * the slot of every key.
+     */
+    static boolean bracesFormHashTag(String text) {
+        int open = text.indexOf('{');
+        if (open < 0) {
+            return true;
+        }
+        int close = text.indexOf('}', open + 1);
+        return close > open + 1;
     }
 
     /** CRC16-CCITT (XMODEM), as Redis Cluster uses. */

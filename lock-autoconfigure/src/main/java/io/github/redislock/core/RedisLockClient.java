@@ -125,7 +125,7 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
             throw new IllegalArgumentException("Replica acknowledgement works on a standalone or Sentinel "
                     + "connection, not on a Redis Cluster connection");
         }
-        this.keyPrefix = (keyPrefix != null) ? keyPrefix : "";
+        this.keyPrefix = LockKeys.checkedPrefix((keyPrefix != null) ? keyPrefix : "");
         this.renewedLeaseMillis = renewedLease.toMillis();
         this.ownScheduler = (scheduler == null) ? ConnectionKind.newScheduler() : null;
         ScheduledExecutorService executor = (scheduler != null) ? scheduler : this.ownScheduler;
@@ -136,7 +136,7 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         this.clientId = LockTokens.randomId();
         // Messages arrive only once a waiter has subscribed, after construction.
         this.channel = new HandoffChannel(connectionFactory, commands, clustered,
-                ConnectionKind.isLettuce(connectionFactory), this.clientId, executor, this::handedOver,
+                ConnectionKind.isLettuce(connectionFactory), this.keyPrefix, this.clientId, executor, this::handedOver,
                 this::subscribed);
         this.protocol = new RedisLockProtocol(commands, this.channel, executor);
         this.loss = new LossSignal(lossListener);

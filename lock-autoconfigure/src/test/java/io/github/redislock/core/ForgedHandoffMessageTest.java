@@ -56,7 +56,7 @@ class ForgedHandoffMessageTest {
         LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         List<LockHandle> handles = new ArrayList<>();
         awaitParkedForNotification(waiterThread(waiterClient, "hot", new CompletableFuture<>(), handles));
-        String channel = KeySlots.handoffChannelPrefix("hot", false) + waiterClient.clientId();
+        String channel = KeySlots.handoffChannelPrefix("", "hot", false) + waiterClient.clientId();
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
             .until(() -> ((List<?>) this.redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(1L));
         this.redis.command("CONFIG", "RESETSTAT");

@@ -123,6 +123,6 @@ class PlantedQueueEntryTest {
 
     /** A channel in the hand-off namespace, as a waiting application of this Redis would name it. */
     private static String channel() {
-        return KeySlots.handoffChannelPrefix(KEY, false) + PLANTED_ID;
+        return KeySlots.handoffChannelPrefix("", KEY, false) + PLANTED_ID;
     }
 }
