@@ -27,11 +27,8 @@ final class KeySlots {
         return crc16(bytes, 0, bytes.length) & (SLOTS - 1);
     }
 
-    /**
-     * The marker that begins the library's own part of a name: a lock key never contains it ({@link LockKeys}
-     * refuses one that does), so no lock name can produce a companion key, counter or channel.
-     */
-    static final String MARKER = "~lock~";
+    /** See {@link LockKeys#MARKER}. */
+    static final String MARKER = LockKeys.MARKER;
 
     /** The list of clients waiting for a lock key, in turn order (see {@link #companion}). */
     static String queueKey(String lockKey) {
