@@ -24,18 +24,28 @@ public final class LockKeys {
 
     /**
      * The Redis key for a lock name: prefix + name.
-     * @throws LockException if it is longer than {@link #MAX_KEY_BYTES}, or contains {@link #MARKER}
+     * @throws LockException if it is longer than {@link #MAX_KEY_BYTES}, contains a control character (it
+     * would forge log lines), or contains {@link #MARKER}
      * (keys that are not valid text never get here: {@code LockRequest} refuses them)
      */
     public static String checked(String prefix, String name) {
         String key = prefix.isEmpty() ? name : prefix.concat(name);
         // Cheap upper bound first: a UTF-8 char takes at most 3 bytes per UTF-16 unit.
         if (key.length() * 3 > MAX_KEY_BYTES && key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
-            throw new LockException("Lock key '" + key.substring(0, Math.min(key.length(), 64)) + "...' is longer "
-                    + "than " + MAX_KEY_BYTES + " bytes (key prefix included)");
+            throw new LockException("Lock key '" + printable(key.substring(0, Math.min(key.length(), 64)))
+                    + "...' is longer than " + MAX_KEY_BYTES + " bytes (key prefix included)");
+        }
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (isControl(c)) {
+                // A line break in a key would forge log lines wherever the key is logged.
+                throw new LockException("Lock key '" + printable(key) + "' contains a control character ("
+                        + String.format("U+%04X", (int) c) + "); the annotation escapes them in request values, "
+                        + "a key given directly must not have any");
+            }
         }
         if (key.contains(MARKER)) {
-            throw new LockException("Lock key '" + key + "' contains '" + MARKER + "', which marks the "
+            throw new LockException("Lock key '" + printable(key) + "' contains '" + MARKER + "', which marks the "
                     + "library's own keys and channels");
         }
         return key;
@@ -53,5 +63,21 @@ public final class LockKeys {
                     + "', and braces only as one whole hash tag ('{...}')");
         }
         return prefix;
+    }
+
+    /** The key for a message: control characters as {@code \\uXXXX}, at most 200 chars of it. */
+    static String printable(String key) {
+        int shown = Math.min(key.length(), 200);
+        StringBuilder text = new StringBuilder(shown + 8);
+        for (int i = 0; i < shown; i++) {
+            char c = key.charAt(i);
+            text.append(isControl(c) ? String.format("\\u%04X", (int) c) : String.valueOf(c));
+        }
+        return (shown < key.length()) ? text.append("...").toString() : text.toString();
+    }
+
+    /** Unicode's control characters (C0, DEL and C1), as {@code Character.getType} has them, without a lookup. */
+    private static boolean isControl(char c) {
+        return c < 0x20 || (c >= 0x7F && c <= 0x9F);
     }
 }
