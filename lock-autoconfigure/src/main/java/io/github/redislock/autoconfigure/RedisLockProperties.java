@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.redislock.LockRequest;
 import io.github.redislock.OnLeaseLost;
 import io.github.redislock.core.RedisLockClient;
 
@@ -219,6 +220,10 @@ public class RedisLockProperties implements Validator {
         }
         if (properties.getLeaseTime() == null || properties.getLeaseTime().toMillis() < 1) {
             errors.rejectValue("leaseTime", "notPositive", "must be at least 1ms, e.g. 30s");
+        }
+        else if (properties.getLeaseTime().compareTo(LockRequest.MAX_LEASE) > 0) {
+            errors.rejectValue("leaseTime", "tooLong", "must be at most 30 days (a release hands a lock on only "
+                    + "for a lease up to that)");
         }
         if (properties.getOnLeaseLost() == null) {
             errors.rejectValue("onLeaseLost", "missing", "must be warn or throw");

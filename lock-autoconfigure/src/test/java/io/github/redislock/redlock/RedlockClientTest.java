@@ -293,10 +293,13 @@ class RedlockClientTest {
     void fencingCountersExpireInsteadOfStayingForEveryKeyForever() {
         RedlockClient client = client(Duration.ofSeconds(30));
         acquire(client, Duration.ZERO, Duration.ofSeconds(30)).close();
-        for (RedisServer master : masters) {
-            assertThat((Long) master.command("PTTL", RedlockNode.fenceKey(KEY))).isBetween(1L,
-                    RedlockNode.FENCE_TTL_MILLIS);
-        }
+        // A majority raised the counter; the other nodes' raises may still be on their way (-2: none yet).
+        List<Long> ttls = masters.stream().map((master) -> (Long) master.command("PTTL", RedlockNode.fenceKey(KEY)))
+            .toList();
+        assertThat(ttls).as("no counter without expiry").doesNotContain(-1L)
+            .filteredOn((ttl) -> ttl > 0)
+            .hasSizeGreaterThanOrEqualTo(3)
+            .allSatisfy((ttl) -> assertThat(ttl).isLessThanOrEqualTo(RedlockNode.FENCE_TTL_MILLIS));
     }
 
     @Test
@@ -327,12 +330,12 @@ class RedlockClientTest {
         acquire(client, Duration.ZERO, Duration.ofSeconds(30)).close(); // connections open
         long before = callThreads();
         masters.get(0).pause();
-        // Each acquisition and release leaves a call to the paused node waiting for its 10 s command timeout.
-        for (int i = 0; i < 100; i++) {
+        // Each acquisition and release left a call to the paused node waiting for its 10 s command timeout: 600
+        // threads, unbounded. Now the node has at most MAX_CALLS_IN_FLIGHT on their way, and the pool a bound.
+        for (int i = 0; i < 300; i++) {
             client.acquire(LockRequest.of("stall:" + i, Duration.ofSeconds(5), Duration.ofSeconds(30))).close();
         }
-        // The paused node's calls, plus the few of the last rounds to the other four that may not have ended.
-        assertThat(callThreads() - before).isLessThanOrEqualTo(RedlockNode.MAX_CALLS_IN_FLIGHT + 8);
+        assertThat(callThreads() - before).isLessThanOrEqualTo(2L * masters.size() * RedlockNode.MAX_CALLS_IN_FLIGHT);
     }
 
     private static long callThreads() {
