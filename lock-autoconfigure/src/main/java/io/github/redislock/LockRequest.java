@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
  * Immutable and checked when built, so that every way into the lock (the annotation, the template, a
  * {@link LockProvider}) sees the same rules:
  * <ul>
- * <li>keys: at least one, none {@code null}, empty or invalid text (a lone surrogate); duplicates collapse, and several keys are taken in
+ * <li>keys: at least one, none {@code null}, empty, invalid text (a lone surrogate) or with a control character
+ * (it would forge log lines); duplicates collapse, and several keys are taken in
  * lexicographic order, so that callers naming the same keys in different orders cannot deadlock;</li>
  * <li>wait time: zero (one attempt) or more; longer than about 292 years counts as "as long as it takes";</li>
  * <li>lease time: {@code null} for a lease renewed while the lock is held, otherwise at least 1 ms and at most
@@ -53,7 +54,8 @@ public final class LockRequest {
     /**
      * One key.
      * @throws LockException if the key is {@code null} or empty
-     * @throws IllegalArgumentException if the wait time is {@code null} or negative, or the lease shorter than 1 ms or longer than {@link #MAX_LEASE}
+     * @throws IllegalArgumentException if the wait time is {@code null} or negative, or the lease shorter than 1 ms
+     * or longer than {@link #MAX_LEASE}
      */
     public static LockRequest of(String key, Duration waitTime, @Nullable Duration leaseTime) {
         checkKey(key);
@@ -63,7 +65,8 @@ public final class LockRequest {
     /**
      * Several keys, all taken before the work runs and released together.
      * @throws LockException if there are no keys, or one is {@code null} or empty
-     * @throws IllegalArgumentException if the wait time is {@code null} or negative, or the lease shorter than 1 ms or longer than {@link #MAX_LEASE}
+     * @throws IllegalArgumentException if the wait time is {@code null} or negative, or the lease shorter than 1 ms
+     * or longer than {@link #MAX_LEASE}
      */
     public static LockRequest of(Collection<String> keys, Duration waitTime, @Nullable Duration leaseTime) {
         if (keys == null || keys.isEmpty()) {
@@ -86,6 +89,15 @@ public final class LockRequest {
             // one lock, or a key's hand-off never find its waiters.
             throw new LockException("Lock key '" + key + "' is not valid text: it has a lone surrogate (half of a "
                     + "character such as an emoji, cut apart?)");
+        }
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
+                // Not echoed: a line break in a key would forge log lines wherever the key is logged.
+                throw new LockException("Lock key has a control character (" + String.format("U+%04X", (int) c)
+                        + " at index " + i + "); the annotation escapes them in request values, a key given "
+                        + "directly must not have any");
+            }
         }
     }
 

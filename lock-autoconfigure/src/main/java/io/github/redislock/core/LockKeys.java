@@ -24,9 +24,8 @@ public final class LockKeys {
 
     /**
      * The Redis key for a lock name: prefix + name.
-     * @throws LockException if it is longer than {@link #MAX_KEY_BYTES}, contains a control character (it
-     * would forge log lines), or contains {@link #MARKER}
-     * (keys that are not valid text never get here: {@code LockRequest} refuses them)
+     * @throws LockException if it is longer than {@link #MAX_KEY_BYTES} or contains {@link #MARKER} (keys that
+     * are not valid text or have control characters never get here: {@code LockRequest} refuses them)
      */
     public static String checked(String prefix, String name) {
         String key = prefix.isEmpty() ? name : prefix.concat(name);
@@ -34,15 +33,6 @@ public final class LockKeys {
         if (key.length() * 3 > MAX_KEY_BYTES && key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
             throw new LockException("Lock key '" + printable(key.substring(0, Math.min(key.length(), 64)))
                     + "...' is longer than " + MAX_KEY_BYTES + " bytes (key prefix included)");
-        }
-        for (int i = 0; i < key.length(); i++) {
-            char c = key.charAt(i);
-            if (isControl(c)) {
-                // A line break in a key would forge log lines wherever the key is logged.
-                throw new LockException("Lock key '" + printable(key) + "' contains a control character ("
-                        + String.format("U+%04X", (int) c) + "); the annotation escapes them in request values, "
-                        + "a key given directly must not have any");
-            }
         }
         if (key.contains(MARKER)) {
             throw new LockException("Lock key '" + printable(key) + "' contains '" + MARKER + "', which marks the "

@@ -18,9 +18,9 @@
 -- application's thread that takes the lock over does so in acquire.lua, which Redis alone arbitrates.
 -- Nothing read from the queue is trusted (another client may have written it): an entry counts only with a
 -- client id of ours (URL-safe Base64), a lease of 1 ms to 30 days, PUBLISH or SPUBLISH and a channel in the
--- library's hand-off namespace of a prefix of the lock key (see KeySlots); any other entry is dropped like an expired one. At most MAX_TURNS entries are
--- looked at per release, each taken off the tail (O(1)): past that the key is deleted, and the waiters left
--- find it free at their next timed look.
+-- library's hand-off namespace of a prefix of the lock key (see KeySlots); any other entry is dropped like an
+-- expired one. At most MAX_TURNS entries are looked at per release, each taken off the tail (O(1)): past that
+-- the key is deleted, and the waiters left find it free at their next timed look.
 local MAX_TURNS = 32
 local MAX_LEASE = 2592000000
 if ARGV[2] and ARGV[2] ~= '' then
@@ -55,12 +55,13 @@ for _ = 1, MAX_TURNS do
     if entry and #client <= 64 and not string.find(client, '[^%w_%-]') then
         expires, lease, command, channel = string.match(entry, '^(%d+):(%d+):(S?PUBLISH):(.+)$')
         lease = tonumber(lease)
-        -- The channel: '<a start of the lock key>~lock~handoff:...' or, in a cluster, '...~lock~{<t>}handoff:...'.
+        -- The channel: '<a start of the lock key>~lock~handoff:...', in a cluster '...~lock~{<t>}handoff:...'.
         -- A lock key never contains '~lock~', so this is the hand-off namespace of the prefix the key has.
         local marker = channel and string.find(channel, '~lock~', 1, true)
         if not lease or lease < 1 or lease > MAX_LEASE or not marker
                 or string.sub(KEYS[1], 1, marker - 1) ~= string.sub(channel, 1, marker - 1)
-                or not (string.find(channel, '^handoff:', marker + 6) or string.find(channel, '^{%w+}handoff:', marker + 6)) then
+                or not (string.find(channel, '^handoff:', marker + 6)
+                    or string.find(channel, '^{%w+}handoff:', marker + 6)) then
             expires = nil
         end
     end

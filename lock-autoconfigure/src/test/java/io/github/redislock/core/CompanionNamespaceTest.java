@@ -59,8 +59,8 @@ class CompanionNamespaceTest {
     @Test
     void aLockNameThatWouldBeAnotherLocksQueueIsRefused() {
         for (String companion : List.of(KeySlots.queueKey(ORDER), KeySlots.queueEntriesKey(ORDER))) {
-            assertThatThrownBy(() -> holderClient.acquire(LockRequest.of(companion, Duration.ZERO, Duration.ofSeconds(1)))
-                .close())
+            assertThatThrownBy(
+                    () -> holderClient.acquire(LockRequest.of(companion, Duration.ZERO, Duration.ofSeconds(1))).close())
                 .isInstanceOf(LockException.class)
                 .hasMessageContaining(KeySlots.MARKER);
         }

@@ -60,7 +60,8 @@ class ForgedHandoffMessageTest {
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
             .until(() -> ((List<?>) this.redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(1L));
         this.redis.command("CONFIG", "RESETSTAT");
-        try (RespConnection attacker = RespConnection.open(this.redis.host(), this.redis.port(), Duration.ofSeconds(5))) {
+        try (RespConnection attacker = RespConnection.open(this.redis.host(), this.redis.port(),
+                Duration.ofSeconds(5))) {
             for (int i = 0; i < 5_000; i++) {
                 attacker.command("PUBLISH", channel, "forged-" + i);
             }

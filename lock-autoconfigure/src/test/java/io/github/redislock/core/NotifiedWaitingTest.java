@@ -279,8 +279,8 @@ class NotifiedWaitingTest {
         // at the head of the queue.
         this.redis.command("LPUSH", KeySlots.queueKey("hot"), impatientClient.clientId());
         this.redis.command("HSET", KeySlots.queueEntriesKey("hot"), impatientClient.clientId(),
-                (System.currentTimeMillis() + 30_000) + ":30000:PUBLISH:" + KeySlots.handoffChannelPrefix("", "hot", false)
-                        + impatientClient.clientId());
+                (System.currentTimeMillis() + 30_000) + ":30000:PUBLISH:"
+                        + KeySlots.handoffChannelPrefix("", "hot", false) + impatientClient.clientId());
         long released = System.nanoTime();
         holder.close();
         assertThat(Duration.ofNanos(acquired.get(10, TimeUnit.SECONDS) - released)).isLessThan(Duration.ofMillis(500));

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A key given directly (the template API) with a control character would forge log lines wherever the key is
- * logged: it is refused before any Redis call, and the refusal itself shows the character escaped.
+ * logged: it is refused before anything logs it or calls Redis, and the refusal does not echo it.
  */
 class UntrustedKeyTextTest {
 
@@ -46,7 +46,7 @@ class UntrustedKeyTextTest {
         assertThatThrownBy(() -> client.acquire(LockRequest.of("order:1\n2026-11-25 ERROR forged", Duration.ZERO,
                 Duration.ofSeconds(1))).close())
             .isInstanceOf(LockException.class)
-            .hasMessageContaining("order:1\\u000A2026-11-25 ERROR forged")
+            .hasMessageContaining("control character (U+000A at index 7)")
             .satisfies((ex) -> assertThat(ex.getMessage()).doesNotContain("\n"));
         assertThat(redis.command("DBSIZE")).isEqualTo(0L);
     }
