@@ -40,6 +40,11 @@ final class KeySlots {
         return companion(lockKey, "entries");
     }
 
+    /** {@link #queueKey} and {@link #queueEntriesKey} together. */
+    static String[] queueKeys(String lockKey) {
+        return companions(lockKey, "queue", "entries");
+    }
+
     /** Redlock's counter of fencing tokens for a lock key, on every node. */
     static String fenceKey(String lockKey) {
         return companion(lockKey, "fence");
@@ -72,16 +77,27 @@ final class KeySlots {
      * name, and each companion name maps back to exactly one key.
      */
     static String companion(String lockKey, String kind) {
+        return companions(lockKey, kind)[0];
+    }
+
+    /** {@link #companion} of each kind, with the key's slot worked out once. */
+    static String[] companions(String lockKey, String... kinds) {
+        String[] names = new String[kinds.length];
         // Braces are ASCII, so scanning chars finds the same tag as Redis scanning bytes, without encoding.
         int open = lockKey.indexOf('{');
-        if (open < 0) {
-            return lockKey + MARKER + "{" + SlotTags.TAGS[slot(lockKey)] + "}" + kind;
-        }
-        int close = lockKey.indexOf('}', open + 1);
+        int close = (open < 0) ? -1 : lockKey.indexOf('}', open + 1);
         if (close > open + 1) {
-            return lockKey + MARKER + kind;
+            for (int i = 0; i < kinds.length; i++) {
+                names[i] = lockKey + MARKER + kinds[i];
+            }
+            return names;
         }
-        return lockKey.substring(0, open) + MARKER + "{" + SlotTags.TAGS[slot(lockKey)] + "}" + kind + ":" + lockKey;
+        String start = ((open < 0) ? lockKey : lockKey.substring(0, open)) + MARKER + "{"
+                + SlotTags.TAGS[slot(lockKey)] + "}";
+        for (int i = 0; i < kinds.length; i++) {
+            names[i] = (open < 0) ? start + kinds[i] : start + kinds[i] + ":" + lockKey;
+        }
+        return names;
     }
 
     /**

@@ -29,6 +29,8 @@ class KeySlotsTest {
                 for (String prefix : List.of("", "app:", "{app}:")) {
                     String key = prefix + name;
                     Object slot = redis.command("CLUSTER", "KEYSLOT", key);
+                    assertThat(KeySlots.queueKeys(key)).containsExactly(KeySlots.queueKey(key),
+                            KeySlots.queueEntriesKey(key));
                     for (String companion : List.of(KeySlots.queueKey(key), KeySlots.queueEntriesKey(key),
                             KeySlots.fenceKey(key), KeySlots.handoffChannelPrefix(prefix, key, true) + "client-1")) {
                         assertThat(companion).as(key).isNotEqualTo(key).startsWith(prefix)
