@@ -16,6 +16,17 @@ final class KeySlots {
 
     /** The slot Redis assigns to the key: CRC16 of its hash tag (first non-empty {...}) or of the whole key. */
     static int slot(String key) {
+        if (isAscii(key)) {
+            // A char is then its byte: no encoding (one array less per acquisition).
+            int open = key.indexOf('{');
+            if (open >= 0) {
+                int close = key.indexOf('}', open + 1);
+                if (close > open + 1) {
+                    return crc16(key, open + 1, close) & (SLOTS - 1);
+                }
+            }
+            return crc16(key, 0, key.length()) & (SLOTS - 1);
+        }
         byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
         int open = indexOf(bytes, (byte) '{', 0);
         if (open >= 0) {
@@ -118,12 +129,35 @@ final class KeySlots {
     static int crc16(byte[] bytes, int from, int to) {
         int crc = 0;
         for (int i = from; i < to; i++) {
-            crc ^= (bytes[i] & 0xFF) << 8;
-            for (int bit = 0; bit < 8; bit++) {
-                crc = ((crc & 0x8000) != 0) ? ((crc << 1) ^ 0x1021) : (crc << 1);
-            }
+            crc = crc16Step(crc, bytes[i] & 0xFF);
         }
         return crc & 0xFFFF;
+    }
+
+    /** {@link #crc16(byte[], int, int)} of ASCII text, whose chars are its bytes. */
+    private static int crc16(String ascii, int from, int to) {
+        int crc = 0;
+        for (int i = from; i < to; i++) {
+            crc = crc16Step(crc, ascii.charAt(i));
+        }
+        return crc & 0xFFFF;
+    }
+
+    private static int crc16Step(int crc, int value) {
+        crc ^= value << 8;
+        for (int bit = 0; bit < 8; bit++) {
+            crc = ((crc & 0x8000) != 0) ? ((crc << 1) ^ 0x1021) : (crc << 1);
+        }
+        return crc;
+    }
+
+    private static boolean isAscii(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int indexOf(byte[] bytes, byte value, int from) {
