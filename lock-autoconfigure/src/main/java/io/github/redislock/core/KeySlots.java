@@ -103,10 +103,11 @@ final class KeySlots {
             }
             return names;
         }
-        String start = ((open < 0) ? lockKey : lockKey.substring(0, open)) + MARKER + "{"
-                + SlotTags.TAGS[slot(lockKey)] + "}";
+        String tag = SlotTags.TAGS[slot(lockKey)];
         for (int i = 0; i < kinds.length; i++) {
-            names[i] = (open < 0) ? start + kinds[i] : start + kinds[i] + ":" + lockKey;
+            // One concatenation per name, no intermediate string: this runs for every acquisition.
+            names[i] = (open < 0) ? lockKey + MARKER + "{" + tag + "}" + kinds[i]
+                    : lockKey.substring(0, open) + MARKER + "{" + tag + "}" + kinds[i] + ":" + lockKey;
         }
         return names;
     }
