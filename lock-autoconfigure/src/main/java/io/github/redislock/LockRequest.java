@@ -12,10 +12,12 @@ import org.jspecify.annotations.Nullable;
  * Immutable and checked when built, so that every way into the lock (the annotation, the template, a
  * {@link LockProvider}) sees the same rules:
  * <ul>
- * <li>keys: at least one, none {@code null}, empty or invalid text (a lone surrogate); duplicates collapse, and several keys are taken in
+ * <li>keys: at least one, none {@code null}, empty, invalid text (a lone surrogate) or with a control character
+ * (it would forge log lines); duplicates collapse, and several keys are taken in
  * lexicographic order, so that callers naming the same keys in different orders cannot deadlock;</li>
  * <li>wait time: zero (one attempt) or more; longer than about 292 years counts as "as long as it takes";</li>
- * <li>lease time: {@code null} for a lease renewed while the lock is held, otherwise at least 1 ms, fixed;</li>
+ * <li>lease time: {@code null} for a lease renewed while the lock is held, otherwise at least 1 ms and at most
+ * {@link #MAX_LEASE} (30 days), fixed;</li>
  * <li>reentrancy: by default the thread that holds a lock gets in again at once when it asks for it again
  * (the lock is its own until it closes its last handle). A request for work that goes on after the call
  * returns ({@link #nonReentrant()}: asynchronous or reactive work, whose thread moves on to other calls)
@@ -27,6 +29,12 @@ import org.jspecify.annotations.Nullable;
  * The keys are lock names: the provider adds its key prefix ({@code redis-lock.key-prefix}).
  */
 public final class LockRequest {
+
+    /**
+     * The longest lease a lock may have. A release hands a lock on only for a lease within 1 ms and this (the
+     * lease is read back from Redis, where another client may have written it).
+     */
+    public static final Duration MAX_LEASE = Duration.ofDays(30);
 
     private final List<String> keys;
 
@@ -54,6 +62,7 @@ public final class LockRequest {
      * One key.
      * @throws LockException if the key is {@code null} or empty
      * @throws IllegalArgumentException if the wait time is {@code null} or negative, or the lease shorter than 1 ms
+     * or longer than {@link #MAX_LEASE}
      */
     public static LockRequest of(String key, Duration waitTime, @Nullable Duration leaseTime) {
         checkKey(key);
@@ -64,6 +73,7 @@ public final class LockRequest {
      * Several keys, all taken before the work runs and released together.
      * @throws LockException if there are no keys, or one is {@code null} or empty
      * @throws IllegalArgumentException if the wait time is {@code null} or negative, or the lease shorter than 1 ms
+     * or longer than {@link #MAX_LEASE}
      */
     public static LockRequest of(Collection<String> keys, Duration waitTime, @Nullable Duration leaseTime) {
         if (keys == null || keys.isEmpty()) {
@@ -86,6 +96,15 @@ public final class LockRequest {
             // one lock, or a key's hand-off never find its waiters.
             throw new LockException("Lock key '" + key + "' is not valid text: it has a lone surrogate (half of a "
                     + "character such as an emoji, cut apart?)");
+        }
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
+                // Not echoed: a line break in a key would forge log lines wherever the key is logged.
+                throw new LockException("Lock key has a control character (" + String.format("U+%04X", (int) c)
+                        + " at index " + i + "); the annotation escapes them in request values, a key given "
+                        + "directly must not have any");
+            }
         }
     }
 
@@ -113,6 +132,9 @@ public final class LockRequest {
     private static @Nullable Duration checkLease(@Nullable Duration leaseTime) {
         if (leaseTime != null && (leaseTime.isNegative() || leaseTime.compareTo(Duration.ofMillis(1)) < 0)) {
             throw new IllegalArgumentException("leaseTime must be at least 1 ms: " + leaseTime);
+        }
+        if (leaseTime != null && leaseTime.compareTo(MAX_LEASE) > 0) {
+            throw new IllegalArgumentException("leaseTime must be at most " + MAX_LEASE.toDays() + " days: " + leaseTime);
         }
         return leaseTime;
     }

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -12,6 +13,8 @@ import io.github.redislock.core.LockEngineState;
 import io.github.redislock.core.RedisLockClient;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
@@ -22,7 +25,9 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
  * and, as its thread, "{@value #KEPT_PREFIX}<i>time</i>)", its lease being the minimum counted from its
  * acquisition. It
  * reads the engine's own bookkeeping and sends nothing to Redis; there is deliberately no operation that
- * releases a lock (releasing someone's lock over HTTP would break the mutual exclusion it exists for).
+ * releases a lock (releasing someone's lock over HTTP would break the mutual exclusion it exists for). Keys are
+ * built from request data, so, like Boot's {@code show-values}, they are shown only as
+ * {@code management.endpoint.redislocks.show-keys} says ({@code never} by default).
  */
 @Endpoint(id = "redislocks")
 public class RedisLocksEndpoint {
@@ -33,29 +38,55 @@ public class RedisLocksEndpoint {
      */
     public static final String KEPT_PREFIX = "(none: kept for holdAtLeast until ";
 
+    /** What a key shows as when keys are not shown. */
+    static final String MASKED = "******";
+
     private final RedisLockClient client;
 
+    private final Show showKeys;
+
+    private final Set<String> roles;
+
+    /** An endpoint that never shows keys (they are request data: user ids, order numbers). */
     public RedisLocksEndpoint(RedisLockClient client) {
-        this.client = client;
+        this(client, Show.NEVER, Set.of());
     }
 
-    @ReadOperation
+    /**
+     * @param showKeys when keys are shown ({@code management.endpoint.redislocks.show-keys}); otherwise each
+     * shows as {@value #MASKED}
+     * @param roles the roles that may see keys with {@link Show#WHEN_AUTHORIZED} (empty: any authenticated user)
+     */
+    public RedisLocksEndpoint(RedisLockClient client, Show showKeys, Set<String> roles) {
+        this.client = client;
+        this.showKeys = showKeys;
+        this.roles = Set.copyOf(roles);
+    }
+
+    /** The endpoint's answer for a caller with no security context (keys shown only with {@link Show#ALWAYS}). */
     public RedisLocksDescriptor locks() {
+        return locks(SecurityContext.NONE);
+    }
+
+    /** The endpoint's answer; keys are shown as {@code show-keys} says for this caller. */
+    @ReadOperation
+    public RedisLocksDescriptor locks(SecurityContext securityContext) {
+        boolean show = this.showKeys.isShown(securityContext, this.roles);
         LockEngineState state = this.client.state();
         List<HeldLockDescriptor> held = new ArrayList<>(state.held().size());
         for (LockEngineState.HeldKey key : state.held()) {
-            held.add(new HeldLockDescriptor(key.key(), key.fencingToken(), key.heldSince(), key.leaseTime(),
-                    key.renewed(), key.leaseStartedAt(), key.thread(), key.holds()));
+            held.add(new HeldLockDescriptor(show ? key.key() : MASKED, key.fencingToken(), key.heldSince(),
+                    key.leaseTime(), key.renewed(), key.leaseStartedAt(), key.thread(), key.holds()));
         }
         for (LockEngineState.KeptKey key : state.kept()) {
             // Held by this application in Redis, by no thread: its work ended before holdAtLeast had passed.
-            held.add(new HeldLockDescriptor(key.key(), key.fencingToken(), key.heldSince(),
+            held.add(new HeldLockDescriptor(show ? key.key() : MASKED, key.fencingToken(), key.heldSince(),
                     Duration.between(key.heldSince(), key.keptUntil()), false, key.heldSince(),
                     KEPT_PREFIX + key.keptUntil() + ")", 0));
         }
         List<WaitingDescriptor> waiting = new ArrayList<>(state.waiting().size());
         for (Map.Entry<String, Integer> entry : state.waiting().entrySet()) {
-            waiting.add(new WaitingDescriptor(entry.getKey(), entry.getValue()));
+            waiting.add(new WaitingDescriptor(show ? entry.getKey() : MASKED, entry.getValue()));
         }
         LockEngineState.Renewal renewal = state.renewal();
         return new RedisLocksDescriptor(held, waiting, new RenewalDescriptor(renewal.failing() ? "FAILING" : "OK",

@@ -12,10 +12,16 @@ import org.springframework.expression.Expression;
 /**
  * A key template parsed once, at start-up, into literal text, direct argument references and SpEL
  * expressions; per call it only evaluates. A part that evaluates to a collection or array yields one key
- * per element (several such parts: every combination).
+ * per element (several such parts: every combination), at most {@code maxKeys} for the whole call, counted
+ * while expanding. A {@code byte[]} or {@code char[]} is no collection of keys and no text either: it is
+ * refused.
+ * <p>
+ * Values are request data: each is escaped ({@link #escaped}) so that no value can add a ':' separator, a
+ * hash tag brace, a '~' or a control character to the key. With the parser's rule that values are separated
+ * by ':', different values make different keys, and no value picks a key's cluster slot.
  * <p>
  * Every failure names the template and the method it belongs to: a part that is {@code null} or empty, an
- * empty collection, or an expression that throws.
+ * empty collection, too many keys, a byte or char array, or an expression that throws.
  */
 final class KeyTemplate {
 
@@ -25,11 +31,20 @@ final class KeyTemplate {
 
     private final Segment[] segments;
 
+    /** The default of {@code redis-lock.max-keys-per-call}. */
+    static final int DEFAULT_MAX_KEYS = 100;
+
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
     private final int literalLength;
 
-    KeyTemplate(String source, String origin, List<Segment> segments) {
+    /** The most keys one call may lock, all templates of its method together. */
+    private final int maxKeys;
+
+    KeyTemplate(String source, String origin, List<Segment> segments, int maxKeys) {
         this.source = source;
         this.origin = origin;
+        this.maxKeys = maxKeys;
         this.segments = segments.toArray(new Segment[0]);
         int length = 0;
         for (Segment segment : this.segments) {
@@ -45,7 +60,11 @@ final class KeyTemplate {
         return this.source;
     }
 
-    /** Adds the key (or keys, for collection-valued parts) this template yields for one call. */
+    /**
+     * Adds the key (or keys, for collection-valued parts) this template yields for one call.
+     * @throws LockException if a part is null, empty or a byte/char array, or the call's keys would be more than
+     * the maximum (counted with those already in {@code keys}, before any is built)
+     */
     void resolve(KeyEvaluation evaluation, List<String> keys) {
         StringBuilder single = new StringBuilder(this.literalLength + 16);
         List<StringBuilder> many = null;
@@ -62,9 +81,15 @@ final class KeyTemplate {
                 continue;
             }
             Object value = segment.value(evaluation, this);
+            if (value instanceof byte[] || value instanceof char[]) {
+                throw failure("'" + segment.describe() + "' is a " + value.getClass().getSimpleName() + ", which is "
+                        + "neither text nor a collection of keys; make it text in the template, e.g. #{new "
+                        + "String(...)} or a hex string");
+            }
             if (value instanceof Collection<?> || (value != null && value.getClass().isArray())) {
-                List<String> elements = elements(value, segment);
-                List<StringBuilder> expanded = new ArrayList<>();
+                int prefixes = (many != null) ? many.size() : 1;
+                List<String> elements = elements(value, segment, (this.maxKeys - keys.size()) / prefixes);
+                List<StringBuilder> expanded = new ArrayList<>(prefixes * elements.size());
                 for (StringBuilder prefix : (many != null) ? many : List.of(single)) {
                     for (String element : elements) {
                         expanded.add(new StringBuilder(prefix).append(element));
@@ -85,6 +110,9 @@ final class KeyTemplate {
             }
         }
         if (many == null) {
+            if (keys.size() >= this.maxKeys) {
+                throw tooMany();
+            }
             keys.add(single.toString());
         }
         else {
@@ -94,15 +122,22 @@ final class KeyTemplate {
         }
     }
 
-    private List<String> elements(Object value, Segment segment) {
+    /** The elements as escaped key parts; more than {@code most} fails before the next one is made. */
+    private List<String> elements(Object value, Segment segment, int most) {
         List<String> elements = new ArrayList<>();
         if (value instanceof Collection<?> collection) {
+            if (collection.size() > most) {
+                throw tooMany();
+            }
             for (Object element : collection) {
                 elements.add(text(element, segment));
             }
         }
         else {
             int length = Array.getLength(value);
+            if (length > most) {
+                throw tooMany();
+            }
             for (int i = 0; i < length; i++) {
                 elements.add(text(Array.get(value, i), segment));
             }
@@ -113,6 +148,11 @@ final class KeyTemplate {
         return elements;
     }
 
+    private LockException tooMany() {
+        return failure("the call would lock more than " + this.maxKeys + " keys (redis-lock.max-keys-per-call)");
+    }
+
+    /** The value as a key part: its text, escaped. */
     private String text(Object value, Segment segment) {
         if (value == null) {
             throw failure("'" + segment.describe() + "' is null");
@@ -121,7 +161,37 @@ final class KeyTemplate {
         if (text.isEmpty()) {
             throw failure("'" + segment.describe() + "' is empty");
         }
-        return text;
+        return escaped(text);
+    }
+
+    /**
+     * A value as it goes into a key: '%', ':', '{', '}', '~' and control characters become {@code %XX} (their
+     * code in hex), everything else stays. One-to-one, and the same value always gives the same part; a value
+     * without those characters (the common case: ids, SKUs, names) is used as it is, without a copy.
+     */
+    static String escaped(String text) {
+        int i = 0;
+        while (i < text.length() && !escapes(text.charAt(i))) {
+            i++;
+        }
+        if (i == text.length()) {
+            return text;
+        }
+        StringBuilder escaped = new StringBuilder(text.length() + 8).append(text, 0, i);
+        for (; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (escapes(c)) {
+                escaped.append('%').append(HEX[c >> 4]).append(HEX[c & 0xF]);
+            }
+            else {
+                escaped.append(c);
+            }
+        }
+        return escaped.toString();
+    }
+
+    private static boolean escapes(char c) {
+        return c == '%' || c == ':' || c == '{' || c == '}' || c == '~' || c < 0x20 || (c >= 0x7F && c <= 0x9F);
     }
 
     LockException failure(String problem) {

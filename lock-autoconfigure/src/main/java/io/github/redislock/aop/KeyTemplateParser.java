@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,9 +35,20 @@ final class KeyTemplateParser {
 
     private final BeanFactory beanFactory;
 
+    private final IntSupplier maxKeysPerCall;
+
     /** @param beanFactory used to check {@code @bean} references; may be {@code null} to skip that check */
     KeyTemplateParser(BeanFactory beanFactory) {
+        this(beanFactory, () -> KeyTemplate.DEFAULT_MAX_KEYS);
+    }
+
+    /**
+     * @param beanFactory used to check {@code @bean} references; may be {@code null} to skip that check
+     * @param maxKeysPerCall the most keys one call may lock, read when a template is parsed
+     */
+    KeyTemplateParser(BeanFactory beanFactory, IntSupplier maxKeysPerCall) {
         this.beanFactory = beanFactory;
+        this.maxKeysPerCall = maxKeysPerCall;
     }
 
     /**
@@ -79,7 +91,31 @@ final class KeyTemplateParser {
             }
         }
         flush(literal, segments);
-        return new KeyTemplate(source, origin, segments);
+        checkSeparated(segments, source);
+        return new KeyTemplate(source, origin, segments, this.maxKeysPerCall.getAsInt());
+    }
+
+    /**
+     * Values are escaped so that none contains ':' (see {@link KeyTemplate#escaped}); two values with a ':'
+     * between them therefore make a different key for every different pair. Two values without one
+     * ({@code #a-#b}: "1-2" and "3" or "1" and "2-3") could make the same key for different calls.
+     */
+    private static void checkSeparated(List<KeyTemplate.Segment> segments, String source) {
+        KeyTemplate.Segment previousValue = null;
+        boolean separated = false;
+        for (KeyTemplate.Segment segment : segments) {
+            if (segment instanceof KeyTemplate.Literal literal) {
+                separated |= literal.text().indexOf(':') >= 0;
+                continue;
+            }
+            if (previousValue != null && !separated) {
+                throw new IllegalArgumentException("'" + previousValue.describe() + "' and '" + segment.describe()
+                        + "' in key '" + source + "' are not separated by ':', so different values could make the "
+                        + "same key; put a ':' between them");
+            }
+            previousValue = segment;
+            separated = false;
+        }
     }
 
     private KeyTemplate.Segment shortReference(String reference, String source, String[] names, int count) {

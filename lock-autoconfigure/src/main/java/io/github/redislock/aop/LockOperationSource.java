@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 import io.github.redislock.InvalidLockDefinitionException;
@@ -62,7 +63,17 @@ public final class LockOperationSource {
      */
     public LockOperationSource(BeanFactory beanFactory, PropertyResolver placeholders,
             Supplier<Duration> defaultWaitTime, Supplier<Duration> defaultLeaseTime) {
-        this.parser = new KeyTemplateParser(beanFactory);
+        this(beanFactory, placeholders, defaultWaitTime, defaultLeaseTime, () -> KeyTemplate.DEFAULT_MAX_KEYS);
+    }
+
+    /**
+     * @param maxKeysPerCall the most keys one call may lock ({@code redis-lock.max-keys-per-call}); asked
+     * likewise
+     * @see #LockOperationSource(BeanFactory, PropertyResolver, Supplier, Supplier)
+     */
+    public LockOperationSource(BeanFactory beanFactory, PropertyResolver placeholders,
+            Supplier<Duration> defaultWaitTime, Supplier<Duration> defaultLeaseTime, IntSupplier maxKeysPerCall) {
+        this.parser = new KeyTemplateParser(beanFactory, maxKeysPerCall);
         this.placeholders = placeholders;
         this.defaultWaitTime = defaultWaitTime;
         this.defaultLeaseTime = defaultLeaseTime;

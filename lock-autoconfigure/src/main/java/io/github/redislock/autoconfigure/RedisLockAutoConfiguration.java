@@ -103,7 +103,7 @@ public final class RedisLockAutoConfiguration {
         // Infrastructure beans are created while post-processors are still being registered: read the
         // properties only when first needed, so they are bound and validated like any other bean.
         return new LockOperationSource(beanFactory, environment, () -> properties.getObject().getWaitTime(),
-                () -> properties.getObject().getLeaseTime());
+                () -> properties.getObject().getLeaseTime(), () -> properties.getObject().getMaxKeysPerCall());
     }
 
     @Bean

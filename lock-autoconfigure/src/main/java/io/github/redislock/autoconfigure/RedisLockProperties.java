@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.redislock.LockRequest;
 import io.github.redislock.OnLeaseLost;
 import io.github.redislock.core.RedisLockClient;
 
@@ -34,7 +35,11 @@ public class RedisLockProperties implements Validator {
      */
     private String connectionFactory = "";
 
-    /** Text put in front of every lock key in Redis, e.g. "myapp:". */
+    /**
+     * Text put in front of every lock key in Redis, and so of its companion keys and of the hand-off channels,
+     * e.g. "myapp:": an ACL can then confine the application to "~myapp:*" and "&myapp:*". It may not contain
+     * "~lock~", and braces only as one whole hash tag.
+     */
     private String keyPrefix = "";
 
     /** How long to wait for a lock when @DistributedLock or the template does not say; 0 means one attempt. */
@@ -84,6 +89,13 @@ public class RedisLockProperties implements Validator {
 
     /** How long an acquisition waits for its replicas to acknowledge it, when replicas are asked for. */
     private Duration replicationTimeout = Duration.ofMillis(500);
+
+    /**
+     * The most keys one @DistributedLock call may lock, all its key templates and collection elements
+     * together. A call whose keys would be more fails before any key is built or taken: collection-valued
+     * parts come from requests, and each key costs a round trip and a renewal.
+     */
+    private int maxKeysPerCall = 100;
 
     private final Redlock redlock = new Redlock();
 
@@ -183,6 +195,14 @@ public class RedisLockProperties implements Validator {
         this.replicationTimeout = replicationTimeout;
     }
 
+    public int getMaxKeysPerCall() {
+        return this.maxKeysPerCall;
+    }
+
+    public void setMaxKeysPerCall(int maxKeysPerCall) {
+        this.maxKeysPerCall = maxKeysPerCall;
+    }
+
     public Redlock getRedlock() {
         return this.redlock;
     }
@@ -201,6 +221,10 @@ public class RedisLockProperties implements Validator {
         if (properties.getLeaseTime() == null || properties.getLeaseTime().toMillis() < 1) {
             errors.rejectValue("leaseTime", "notPositive", "must be at least 1ms, e.g. 30s");
         }
+        else if (properties.getLeaseTime().compareTo(LockRequest.MAX_LEASE) > 0) {
+            errors.rejectValue("leaseTime", "tooLong", "must be at most 30 days (a release hands a lock on only "
+                    + "for a lease up to that)");
+        }
         if (properties.getOnLeaseLost() == null) {
             errors.rejectValue("onLeaseLost", "missing", "must be warn or throw");
         }
@@ -215,6 +239,13 @@ public class RedisLockProperties implements Validator {
         }
         if (properties.getReplicationTimeout() == null || properties.getReplicationTimeout().toMillis() < 1) {
             errors.rejectValue("replicationTimeout", "notPositive", "must be at least 1ms, e.g. 500ms");
+        }
+        if (properties.getMaxKeysPerCall() < 1) {
+            errors.rejectValue("maxKeysPerCall", "notPositive", "must be at least 1, e.g. 100");
+        }
+        if (properties.getKeyPrefix().contains("~lock~")) {
+            errors.rejectValue("keyPrefix", "reserved", "must not contain '~lock~', which marks the library's own "
+                    + "keys and channels");
         }
         if (properties.getKeyPrefix().length() > 256) {
             errors.rejectValue("keyPrefix", "tooLong", "must be at most 256 characters");

@@ -9,6 +9,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -18,13 +19,14 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = RedisLockAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@EnableConfigurationProperties(RedisLocksEndpointProperties.class)
 public final class RedisLocksEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint
     @ConditionalOnBean(RedisLockClient.class)
-    RedisLocksEndpoint redisLocksEndpoint(RedisLockClient redisLockClient) {
-        return new RedisLocksEndpoint(redisLockClient);
+    RedisLocksEndpoint redisLocksEndpoint(RedisLockClient redisLockClient, RedisLocksEndpointProperties properties) {
+        return new RedisLocksEndpoint(redisLockClient, properties.getShowKeys(), properties.getRoles());
     }
 }

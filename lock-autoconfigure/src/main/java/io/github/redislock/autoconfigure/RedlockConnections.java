@@ -70,6 +70,22 @@ final class RedlockConnections implements DisposableBean {
         return new RedlockConnections(factories);
     }
 
+    /**
+     * The URL with the password of its user information masked ({@code redis://user:******@host}), as Boot's
+     * {@code Sanitizer} masks URI credentials: a start-up failure's text ends up in logs.
+     */
+    static String masked(String url) {
+        int scheme = url.indexOf("://");
+        int start = (scheme >= 0) ? scheme + 3 : 0;
+        int at = url.lastIndexOf('@');
+        if (at < start) {
+            return url;
+        }
+        int colon = url.indexOf(':', start);
+        int passwordStart = (colon >= 0 && colon < at) ? colon + 1 : start;
+        return url.substring(0, passwordStart) + "******" + url.substring(at);
+    }
+
     private static RedisStandaloneConfiguration parse(String url) {
         URI uri;
         try {
@@ -79,7 +95,7 @@ final class RedlockConnections implements DisposableBean {
             uri = null;
         }
         if (uri == null || !"redis".equals(uri.getScheme()) || uri.getHost() == null) {
-            throw new LockConfigurationException("redis-lock.redlock.nodes has '" + url + "', which is not a "
+            throw new LockConfigurationException("redis-lock.redlock.nodes has '" + masked(url) + "', which is not a "
                     + "redis:// URL with a host.", "Write each node as redis://[user:password@]host:port[/database]; "
                             + "TLS comes from spring.data.redis.ssl, for all nodes alike.");
         }

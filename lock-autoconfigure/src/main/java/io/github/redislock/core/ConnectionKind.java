@@ -1,7 +1,11 @@
 package io.github.redislock.core;
 
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
@@ -44,6 +48,22 @@ final class ConnectionKind {
             return LettuceLockCommands.lazy(lettuce);
         }
         return new TemplateLockCommands(connectionFactory);
+    }
+
+    /**
+     * The engine's thread for queue work (leaving a key's queue, passing a hand-off on), apart from the one
+     * that renews leases: what another client can cause (a hand-off message) never delays a renewal. One
+     * daemon thread, ended when idle for ten seconds.
+     */
+    static ExecutorService newQueueWorker() {
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                (task) -> {
+                    Thread thread = new Thread(task, "redis-lock-queue");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        executor.allowCoreThreadTimeOut(true);
+        return executor;
     }
 
     /** The engine's own housekeeping thread, when the application gives it no scheduler. */

@@ -18,9 +18,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * The channel on which releases tell this application that a lock was handed to it: names, the publish
  * command the release script must use, and the one subscription, opened on first need.
  * <ul>
- * <li>A standalone server: one channel per application, {@code redis-lock:handoff:<client id>}.</li>
+ * <li>A standalone server: one channel per application, {@code <key prefix>~lock~handoff:<client id>}.</li>
  * <li>Redis Cluster: one channel per application and hash slot, named in the lock key's slot so that the
- * release script may publish on it.</li>
+ * release script may publish on it ({@code <key prefix>~lock~{<t>}handoff:<client id>}).</li>
  * <li>Redis Cluster 7 or later on Lettuce: those channels are sharded ({@code SSUBSCRIBE}/{@code SPUBLISH}),
  * so a message stays on its lock's node. Spring Data Redis has no sharded subscriptions; other client
  * libraries subscribe the plain way.</li>
@@ -28,7 +28,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Plain channels are listened to through a {@link PlainHandoffSubscription} (Spring Data Redis's message
  * listener container), which never blocks the waiting thread, also on Jedis.
  * <p>
- * A message is the lock key. It reaches the listener on the thread that read it (the client library's I/O
+ * The names begin with the key prefix, so that an ACL can give each application its own channels. A message is
+ * the lock key; anyone allowed to publish on the channel can send one, so it only ever makes a waiter look at
+ * Redis (see {@link Waiting#handedOver}). It reaches the listener on the thread that read it (the client library's I/O
  * thread, or the container's subscription thread), which must not block. Messages only make waiting fast: a
  * waiter that misses one finds the hand-off at its next timed look at Redis, or, when it was missed because
  * the channel was not yet (or no longer) subscribed, as soon as the server confirms the subscription.
@@ -45,6 +47,8 @@ final class HandoffChannel implements AutoCloseable {
 
     /** Whether the factory is Lettuce's, whose cluster client can subscribe sharded. */
     private final boolean lettuce;
+
+    private final String keyPrefix;
 
     private final String clientId;
 
@@ -70,11 +74,13 @@ final class HandoffChannel implements AutoCloseable {
      * keys it carries: a hand-off of one of them sent before may have been missed
      */
     HandoffChannel(RedisConnectionFactory connectionFactory, LockCommands redis, boolean clustered, boolean lettuce,
-            String clientId, Executor executor, Consumer<String> listener, Consumer<Predicate<String>> subscribed) {
+            String keyPrefix, String clientId, Executor executor, Consumer<String> listener,
+            Consumer<Predicate<String>> subscribed) {
         this.connectionFactory = connectionFactory;
         this.redis = redis;
         this.clustered = clustered;
         this.lettuce = lettuce;
+        this.keyPrefix = keyPrefix;
         this.clientId = clientId;
         this.executor = executor;
         this.listener = listener;
@@ -90,9 +96,14 @@ final class HandoffChannel implements AutoCloseable {
         return (sharded() ? "SPUBLISH:" : "PUBLISH:") + channel(key);
     }
 
+    /** The ACL channel pattern that covers every hand-off channel of applications with this key prefix. */
+    String aclPattern() {
+        return "&" + this.keyPrefix + KeySlots.MARKER + "*";
+    }
+
     /** This application's channel for the key's slot. */
     private String channel(String key) {
-        return KeySlots.handoffChannelPrefix(key, this.clustered) + this.clientId;
+        return KeySlots.handoffChannelPrefix(this.keyPrefix, key, this.clustered) + this.clientId;
     }
 
     /**

@@ -22,8 +22,9 @@ final class LockKey {
 
     LockKey(String name) {
         this.name = name;
-        this.queue = KeySlots.queueKey(name);
-        this.queueEntries = KeySlots.queueEntriesKey(name);
+        String[] queueKeys = KeySlots.queueKeys(name);
+        this.queue = queueKeys[0];
+        this.queueEntries = queueKeys[1];
     }
 
     /** The script keys for a client that takes strings. */

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -82,6 +83,9 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
 
     private final @Nullable ScheduledExecutorService ownScheduler;
 
+    /** Leaves queues and passes hand-offs on; never the renewal scheduler (see {@link Waiting}). */
+    private final ExecutorService queueWork;
+
     private final LockProtocol protocol;
 
     private final HandoffChannel channel;
@@ -133,7 +137,7 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
             throw new IllegalArgumentException("Replica acknowledgement works on a standalone or Sentinel "
                     + "connection, not on a Redis Cluster connection");
         }
-        this.keyPrefix = (keyPrefix != null) ? keyPrefix : "";
+        this.keyPrefix = LockKeys.checkedPrefix((keyPrefix != null) ? keyPrefix : "");
         this.renewedLeaseMillis = renewedLease.toMillis();
         this.ownScheduler = (scheduler == null) ? ConnectionKind.newScheduler() : null;
         ScheduledExecutorService executor = (scheduler != null) ? scheduler : this.ownScheduler;
@@ -144,11 +148,12 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         this.clientId = LockTokens.randomId();
         // Messages arrive only once a waiter has subscribed, after construction.
         this.channel = new HandoffChannel(connectionFactory, commands, clustered,
-                ConnectionKind.isLettuce(connectionFactory), this.clientId, executor, this::handedOver,
+                ConnectionKind.isLettuce(connectionFactory), this.keyPrefix, this.clientId, executor, this::handedOver,
                 this::subscribed);
         this.protocol = new RedisLockProtocol(commands, this.channel, executor);
         this.loss = new LossSignal(lossListener);
-        this.waiting = new Waiting(this.protocol, this.channel, this.clientId, executor, this::extensionFailed);
+        this.queueWork = ConnectionKind.newQueueWorker();
+        this.waiting = new Waiting(this.protocol, this.channel, this.clientId, this.queueWork, this::extensionFailed);
         this.renewer = new LeaseRenewer(this.protocol, this.loss, executor, this.renewedLeaseMillis, clustered);
     }
 
@@ -443,6 +448,7 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         this.running = false;
         this.renewer.close();
         this.channel.close();
+        this.queueWork.shutdown();
         if (this.ownScheduler != null) {
             this.ownScheduler.shutdownNow();
         }

@@ -113,8 +113,8 @@ final class RedisLockProtocol implements LockProtocol {
     private void unannounced(LockKey key) {
         String message = "Lock '" + key + "' was handed to the next waiting application, but Redis refused the "
                 + "hand-off message (the Redis user may publish on no channels, the Redis 7 ACL default); waiters "
-                + "then take up to a second to notice. Grant the user the channels &redis-lock:handoff:* (in Redis "
-                + "Cluster &*redis-lock:handoff:*)";
+                + "then take up to a second to notice. Grant the user the channels "
+                + this.channel.aclPattern();
         if (!this.warnedUnannounced) {
             this.warnedUnannounced = true;
             logger.warn(message);

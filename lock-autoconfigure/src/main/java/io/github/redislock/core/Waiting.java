@@ -3,10 +3,12 @@ package io.github.redislock.core;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -34,6 +36,7 @@ import io.github.redislock.LockException;
  * <pre>
  * state            event                                   next state
  * idle             wait 0: one attempt, never queues       held by T (1) / idle (0)
+ * idle             hand-off message (forged, or late)      idle     (dropped, no Redis call)
  * idle             T may wait: joins the line first        trying
  * trying           reply 1 or 2                            held by T (others stay waiting); this
  *                                                          application's turn begins
@@ -91,10 +94,25 @@ final class Waiting {
 
     private final String clientId;
 
-    /** Runs the give-up of a queue entry, never on the thread that delivered a message. */
+    /**
+     * Runs the give-up of a queue entry, never on the thread that delivered a message, nor on the thread that
+     * renews leases: what messages cause must never delay a renewal.
+     */
     private final Executor executor;
 
     private final Map<String, Line> lines = new ConcurrentHashMap<>();
+
+    /** How long after leaving a key's queue a hand-off message for it is still passed on. */
+    private static final long LEFT_LATELY_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+    /** Most keys remembered as left lately. */
+    private static final int LEFT_LATELY_MAX_KEYS = 1024;
+
+    /** Keys whose queue this application left lately, with until when a hand-off message for it counts. */
+    private final Map<String, Long> leftLately = new ConcurrentHashMap<>();
+
+    /** Keys whose pass-on of a hand-off message is queued: one at a time per key, whatever a flood sends. */
+    private final Set<String> passingOn = ConcurrentHashMap.newKeySet();
 
     private final HandoffChannel channel;
 
@@ -335,19 +353,36 @@ final class Waiting {
     }
 
     /**
-     * A hand-off message (on the I/O thread): the first waiter takes it over. With nobody waiting here, it is
-     * passed on to the next application.
+     * A hand-off message (on the I/O thread): the first waiter takes it over. With nobody waiting here (the
+     * last waiter is leaving, or left the key's queue lately) it is passed on to the next application, once per
+     * key however many messages come. A message is not trusted (any client allowed to publish on the channel
+     * can send one): for a key this application neither waits for nor left within {@link #LEFT_LATELY_NANOS}
+     * it is dropped without a Redis call. Leaving passed on any hand-off that had reached the application; one
+     * can come later only when an attempt whose answer was lost queued the application again after it left.
      */
     void handedOver(String keyName) {
         Line line = this.lines.get(keyName);
+        if (line == null && !leftLately(keyName)) {
+            logger.debug("Hand-off message for a lock this application neither waits for nor left lately; dropped");
+            return;
+        }
         boolean taken = line != null && line.handedOver();
         if (logger.isDebugEnabled()) {
             logger.debug("Lock '" + keyName + "' handed to this application; "
                     + (taken ? "its first waiter takes it over" : "nobody waits here, passing it on"));
         }
-        if (!taken) {
+        if (!taken && this.passingOn.add(keyName)) {
             LockKey key = new LockKey(keyName);
-            this.executor.execute(() -> leaveQueueOrRelease(key, null));
+            try {
+                this.executor.execute(() -> {
+                    this.passingOn.remove(keyName);
+                    leaveQueueOrRelease(key, null);
+                });
+            }
+            catch (RejectedExecutionException ex) {
+                // Closed: the key expires with its lease.
+                this.passingOn.remove(keyName);
+            }
         }
     }
 
@@ -447,10 +482,30 @@ final class Waiting {
             logger.warn("Could not leave the queue of lock '" + key + "'; the entry expires by itself and a lock "
                     + "held by or handed to this application meanwhile expires with its lease", ex);
         }
+        left(key.name);
         Line now = this.lines.get(key.name);
         if (now != null && !now.leftQueue()) {
             retireIfIdle(key.name, now);
         }
+    }
+
+    /** Remembers, for a while, that this application left the key's queue (see {@link #handedOver}). */
+    private void left(String keyName) {
+        long now = System.nanoTime();
+        if (this.leftLately.size() >= LEFT_LATELY_MAX_KEYS) {
+            this.leftLately.values().removeIf((until) -> until - now <= 0);
+            if (this.leftLately.size() >= LEFT_LATELY_MAX_KEYS) {
+                // Bounded: a key not remembered only loses the pass-on of a late hand-off (it expires instead).
+                return;
+            }
+        }
+        this.leftLately.put(keyName, now + LEFT_LATELY_NANOS);
+    }
+
+    /** Whether this application left the key's queue lately; forgets it, so one leave allows one pass-on. */
+    private boolean leftLately(String keyName) {
+        Long until = this.leftLately.remove(keyName);
+        return until != null && until - System.nanoTime() > 0;
     }
 
     private void retireIfIdle(String keyName, Line line) {

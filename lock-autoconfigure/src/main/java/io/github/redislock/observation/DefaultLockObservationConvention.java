@@ -13,7 +13,8 @@ import io.github.redislock.observation.LockObservationDocumentation.LowCardinali
 /**
  * The default convention of one step: named {@code redis.lock.acquire}, {@code redis.lock.hold} or
  * {@code redis.lock.release}, tagged with {@code outcome} and {@code mode} (low cardinality: safe as meter
- * tags); the lock key and the fencing token are high-cardinality key values (spans, not meters).
+ * tags); the lock key (the keys, comma-separated, at most {@value #MAX_KEY_VALUE_LENGTH} chars) and the fencing
+ * token are high-cardinality key values (spans, not meters).
  */
 public class DefaultLockObservationConvention implements LockObservationConvention {
 
@@ -29,6 +30,12 @@ public class DefaultLockObservationConvention implements LockObservationConventi
     private static final KeyValue WAIT = KeyValue.of(LowCardinalityKeyNames.MODE, "wait");
 
     private static final KeyValue TRY = KeyValue.of(LowCardinalityKeyNames.MODE, "try");
+
+    /**
+     * Longest {@code redis.lock.key} value, in chars: keys come from requests, and a call may lock up to
+     * {@code redis-lock.max-keys-per-call} of them; a longer value is cut and ends in "...".
+     */
+    public static final int MAX_KEY_VALUE_LENGTH = 256;
 
     private final Step step;
 
@@ -76,11 +83,16 @@ public class DefaultLockObservationConvention implements LockObservationConventi
 
     @Override
     public KeyValues getHighCardinalityKeyValues(LockObservationContext context) {
-        KeyValue key = KeyValue.of(HighCardinalityKeyNames.KEY, String.join(",", context.getKeys()));
+        KeyValue key = KeyValue.of(HighCardinalityKeyNames.KEY, capped(String.join(",", context.getKeys())));
         if (context.getFencingToken() < 0) {
             return KeyValues.of(key);
         }
         return KeyValues.of(key,
                 KeyValue.of(HighCardinalityKeyNames.FENCING_TOKEN, Long.toString(context.getFencingToken())));
+    }
+
+    private static String capped(String keys) {
+        return (keys.length() <= MAX_KEY_VALUE_LENGTH) ? keys
+                : keys.substring(0, MAX_KEY_VALUE_LENGTH - 3).concat("...");
     }
 }

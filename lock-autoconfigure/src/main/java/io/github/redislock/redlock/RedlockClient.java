@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -21,6 +23,7 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockProvider;
 import io.github.redislock.LockRequest;
+import io.github.redislock.core.LockKeys;
 import io.github.redislock.core.LockLossListener;
 import io.github.redislock.core.MultiLockHandle;
 
@@ -88,10 +91,14 @@ public final class RedlockClient implements LockProvider, AutoCloseable {
             this.nodes[i] = new RedlockNode("node " + i, nodes.get(i));
         }
         this.quorum = nodes.size() / 2 + 1;
-        this.keyPrefix = (keyPrefix != null) ? keyPrefix : "";
+        this.keyPrefix = LockKeys.checkedPrefix((keyPrefix != null) ? keyPrefix : "");
         this.renewedLeaseMillis = renewedLease.toMillis();
         this.lossListener = lossListener;
-        this.calls = Executors.newCachedThreadPool((task) -> daemon(task, "redlock-call"));
+        // Bounded: each node has at most RedlockNode.MAX_CALLS_IN_FLIGHT calls on their way (a stalled node's
+        // calls fail past that), so the pool needs no more threads than that for every node; twice that lets a
+        // thread that just ended a call finish returning to the pool. A thread is made only when none is idle.
+        this.calls = new ThreadPoolExecutor(0, 2 * this.nodes.length * RedlockNode.MAX_CALLS_IN_FLIGHT, 60,
+                TimeUnit.SECONDS, new SynchronousQueue<>(), (task) -> daemon(task, "redlock-call"));
         this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> daemon(task, "redlock-renewal"));
     }
 
@@ -116,7 +123,8 @@ public final class RedlockClient implements LockProvider, AutoCloseable {
         List<RedlockHandle> taken = new ArrayList<>();
         try {
             for (String name : request.keys()) {
-                RedlockHandle handle = acquireOne(this.keyPrefix + name, lease, fixedLease == null, deadline);
+                RedlockHandle handle = acquireOne(LockKeys.checked(this.keyPrefix, name), lease, fixedLease == null,
+                        deadline);
                 if (handle == null) {
                     throw new LockNotAcquiredException(request.keys(), Duration.ofNanos(System.nanoTime() - start));
                 }
@@ -228,20 +236,24 @@ public final class RedlockClient implements LockProvider, AutoCloseable {
     }
 
     /**
-     * The fencing token: one more than the largest counter of the nodes that took the lock (a majority), raised
-     * to on every node and confirmed by a majority within the validity time.
+     * The fencing token: one more than the largest counter of the nodes that took the lock (a majority), or the
+     * largest of their clocks (microseconds) when that is more, raised to on every node and confirmed by a
+     * majority within the validity time. Counters expire a day after their last raise, so that a key used once
+     * leaves nothing behind for good; tokens still increase, as the clocks have moved on by then.
      * @return the token, or 0 when a majority did not confirm it in time
      */
     private long nextFence(String key, Round<RedlockNode.Taken> locked, long validUntil)
             throws InterruptedException {
         long max = 0;
+        long clock = 0;
         for (int i = 0; i < this.nodes.length; i++) {
             RedlockNode.Taken taken = locked.answer(i);
             if (taken != null && taken.acquired()) {
                 max = Math.max(max, taken.counter());
+                clock = Math.max(clock, taken.clock());
             }
         }
-        long fence = max + 1;
+        long fence = Math.max(max + 1, clock);
         Round<Long> raised = Round.send(this.nodes, this.quorum, this.calls, (node) -> node.raiseFence(key, fence),
                 (stored) -> stored == fence);
         raised.await(validUntil, false);

@@ -2,8 +2,12 @@ package io.github.redislock.redlock;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
+
+import io.github.redislock.core.LockKeys;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -28,9 +32,21 @@ final class RedlockNode {
 
     private static final RedisScript<Long> FENCE = script("redlock/fence.lua", Long.class);
 
+    /**
+     * Most calls to one node on their way at once. A stalled node holds a thread per call until the command
+     * timeout; past this many, further calls to it fail at once (the node counts as not answering) instead of
+     * taking more threads.
+     */
+    static final int MAX_CALLS_IN_FLIGHT = 32;
+
+    /** How long a fencing counter lasts after its last raise. */
+    static final long FENCE_TTL_MILLIS = TimeUnit.DAYS.toMillis(1);
+
     private final String name;
 
     private final StringRedisTemplate redis;
+
+    private final Semaphore inFlight = new Semaphore(MAX_CALLS_IN_FLIGHT);
 
     RedlockNode(String name, RedisConnectionFactory connectionFactory) {
         this.name = name;
@@ -44,16 +60,32 @@ final class RedlockNode {
     Taken acquire(String key, String token, long leaseMillis) {
         List<?> reply = this.redis.execute(ACQUIRE, scriptKeys(key), token, Long.toString(leaseMillis));
         if (reply == null || ((Number) reply.get(0)).longValue() != 1L) {
-            return new Taken(null, 0);
+            return new Taken(null, 0, 0);
         }
-        String counter = this.redis.opsForValue().get(fenceKey(key));
-        return new Taken(token + ':' + ((Number) reply.get(1)).longValue(),
-                (counter != null) ? Long.parseLong(counter) : 0);
+        long clock = ((Number) reply.get(1)).longValue();
+        return new Taken(token + ':' + clock, counter(this.redis.opsForValue().get(fenceKey(key))), clock);
     }
 
-    /** Raises the key's fencing counter to at least the token; returns the counter afterwards. */
+    /** A counter as read back: anything but a non-negative number (another client wrote it) counts as none. */
+    private static long counter(@Nullable String stored) {
+        if (stored == null) {
+            return 0;
+        }
+        try {
+            return Math.max(0, Long.parseLong(stored));
+        }
+        catch (NumberFormatException ex) {
+            return 0;
+        }
+    }
+
+    /**
+     * Raises the key's fencing counter to at least the token, valid for {@link #FENCE_TTL_MILLIS}; returns the
+     * counter afterwards.
+     */
     long raiseFence(String key, long token) {
-        Long stored = this.redis.execute(FENCE, List.of(fenceKey(key)), Long.toString(token));
+        Long stored = this.redis.execute(FENCE, List.of(fenceKey(key)), Long.toString(token),
+                Long.toString(FENCE_TTL_MILLIS));
         return (stored != null) ? stored : 0;
     }
 
@@ -79,19 +111,33 @@ final class RedlockNode {
         return released != null && released != 0L;
     }
 
+    /** Takes one of the node's call slots; false when all are taken. */
+    boolean startCall() {
+        return this.inFlight.tryAcquire();
+    }
+
+    /** Gives back the slot of a call that ended. */
+    void callEnded() {
+        this.inFlight.release();
+    }
+
     /** The key's value on this node. */
     @Nullable String read(String key) {
         return this.redis.opsForValue().get(key);
     }
 
-    /** The fencing counter of a lock key: next to it, never expiring (it must outlive every lease). */
+    /**
+     * The fencing counter of a lock key, in the library's namespace next to it (no lock name can be one). It
+     * expires a day after its last raise: tokens count on from the nodes' clocks as well (see
+     * {@code RedlockClient}), so a counter only has to bridge clock differences between nodes.
+     */
     static String fenceKey(String key) {
-        return key + ":redlock-fence";
+        return key + LockKeys.MARKER + "fence";
     }
 
     /** The lock key and the queue keys the shared scripts expect (never used on this path: nobody queues). */
     private static List<String> scriptKeys(String key) {
-        return Arrays.asList(key, key + ":queue", key + ":queue-entries");
+        return Arrays.asList(key, key + LockKeys.MARKER + "queue", key + LockKeys.MARKER + "entries");
     }
 
     private static <T> RedisScript<T> script(String path, Class<T> type) {
@@ -103,8 +149,11 @@ final class RedlockNode {
         return this.name;
     }
 
-    /** What one attempt found on this node. */
-    record Taken(@Nullable String value, long counter) {
+    /**
+     * What one attempt found on this node: the value stored when acquired, the fencing counter, and the node's
+     * clock in microseconds when it took the key.
+     */
+    record Taken(@Nullable String value, long counter, long clock) {
 
         boolean acquired() {
             return this.value != null;

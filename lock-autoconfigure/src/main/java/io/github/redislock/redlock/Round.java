@@ -1,6 +1,7 @@
 package io.github.redislock.redlock;
 
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
@@ -42,17 +43,28 @@ final class Round<T> {
         Round<T> round = new Round<>(nodes.length, quorum, success);
         for (int i = 0; i < nodes.length; i++) {
             int index = i;
+            RedlockNode node = nodes[i];
+            if (!node.startCall()) {
+                // The node has as many calls on their way as it may: it is stalled, and counts as failed.
+                round.answered(index, null, new RejectedExecutionException(node + " has "
+                        + RedlockNode.MAX_CALLS_IN_FLIGHT + " calls on their way already"));
+                continue;
+            }
             try {
                 executor.execute(() -> {
                     try {
-                        round.answered(index, call.apply(nodes[index]), null);
+                        round.answered(index, call.apply(node), null);
                     }
                     catch (RuntimeException ex) {
                         round.answered(index, null, ex);
                     }
+                    finally {
+                        node.callEnded();
+                    }
                 });
             }
             catch (RuntimeException ex) {
+                node.callEnded();
                 round.answered(index, null, ex);
             }
         }

@@ -18,6 +18,37 @@
 -- lease expired and another holder took it): that key is left untouched. A kept key (ARGV[4]) returns 1.
 -- The hand-off message is the lock key, on the channel the application named in its queue entry; the
 -- application's thread that takes the lock over does so in acquire.lua, which Redis alone arbitrates.
+-- Nothing read from the queue is trusted (another client may have written it): an entry counts only with a
+-- client id of ours (URL-safe Base64), a lease of 1 ms to 30 days, PUBLISH or SPUBLISH and a channel in the
+-- library's hand-off namespace of a prefix of the lock key (see KeySlots); any other entry is dropped like an
+-- expired one. At most MAX_TURNS entries are looked at per release, each taken off the tail (O(1)): past that
+-- the key is deleted, and the waiters left find it free at their next timed look.
+local MAX_TURNS = 32
+local MAX_LEASE = 2592000000
+-- A waiting application's queue entry, if it can be trusted: '<expires, ms>', '<lease, ms>', the publish command
+-- and the channel; nothing otherwise. Used by the hand-off and by the keep alike, so that neither publishes on a
+-- channel or runs a command another client planted.
+local function trusted(client)
+    if #client > 64 or string.find(client, '[^%w_%-]') then
+        return nil
+    end
+    local entry = redis.call('HGET', KEYS[3], client)
+    if not entry then
+        return nil
+    end
+    local expires, lease, command, channel = string.match(entry, '^(%d+):(%d+):(S?PUBLISH):(.+)$')
+    lease = tonumber(lease)
+    -- The channel: '<a start of the lock key>~lock~handoff:...', in a cluster '...~lock~{<t>}handoff:...'.
+    -- A lock key never contains '~lock~', so this is the hand-off namespace of the prefix the key has.
+    local marker = channel and string.find(channel, '~lock~', 1, true)
+    if not lease or lease < 1 or lease > MAX_LEASE or not marker
+            or string.sub(KEYS[1], 1, marker - 1) ~= string.sub(channel, 1, marker - 1)
+            or not (string.find(channel, '^handoff:', marker + 6)
+                or string.find(channel, '^{%w+}handoff:', marker + 6)) then
+        return nil
+    end
+    return expires, lease, command, channel
+end
 if ARGV[2] and ARGV[2] ~= '' then
     redis.call('LREM', KEYS[2], 1, ARGV[2])
     redis.call('HDEL', KEYS[3], ARGV[2])
@@ -49,11 +80,7 @@ if keep and keep > 0 then
         redis.call('PEXPIRE', KEYS[1], keep)
     end
     for _, client in ipairs(redis.call('LRANGE', KEYS[2], 0, 7)) do
-        local entry = redis.call('HGET', KEYS[3], client)
-        local command, channel
-        if entry then
-            command, channel = string.match(entry, '^%d+:%d+:(S?PUBLISH):(.+)$')
-        end
+        local _, _, command, channel = trusted(client)
         if command then
             redis.pcall(command, channel, KEYS[1])
         end
@@ -61,7 +88,7 @@ if keep and keep > 0 then
     return 1
 end
 local now
-while true do
+for _ = 1, MAX_TURNS do
     -- The head of the line gets the lock and goes to the back: applications take turns. pcall: with
     -- maxmemory reached Redis refuses the first write that may grow memory, and then the lock is
     -- deleted instead (DEL is always allowed), so a full Redis never keeps a finished lock.
@@ -69,21 +96,17 @@ while true do
     if type(client) ~= 'string' then
         break
     end
-    local entry = redis.call('HGET', KEYS[3], client)
     if not now then
         local time = redis.call('TIME')
         now = tonumber(time[1]) * 1000000 + tonumber(time[2])
     end
-    local expires, lease, command, channel
-    if entry then
-        expires, lease, command, channel = string.match(entry, '^(%d+):(%d+):(%u+):(.+)$')
-    end
+    local expires, lease, command, channel = trusted(client)
     if expires and tonumber(expires) * 1000 > now then
         local fence = last + 1
         if fence < now then
             fence = now
         end
-        redis.call('SET', KEYS[1], client .. ':' .. string.format('%d', fence), 'PX', lease)
+        redis.call('SET', KEYS[1], client .. ':' .. string.format('%d', fence), 'PX', string.format('%d', lease))
         -- pcall: a user without permission for the channel (the Redis 7 ACL default) must not turn a
         -- completed hand-off into an error; the waiter then finds it at its next look.
         if type(redis.pcall(command, channel, KEYS[1])) == 'table' then
@@ -91,8 +114,9 @@ while true do
         end
         return 1
     end
-    -- An application that stopped refreshing its entry (gone, or no longer waiting) loses its turn.
-    redis.call('LREM', KEYS[2], 1, client)
+    -- An application that stopped refreshing its entry (gone, or no longer waiting) loses its turn. It was
+    -- just moved to the tail: removed from there, without scanning the list.
+    redis.call('LREM', KEYS[2], -1, client)
     redis.call('HDEL', KEYS[3], client)
 end
 if used then

@@ -52,7 +52,8 @@ class RedisLocksWebEndpointTest {
             .web(WebApplicationType.SERVLET)
             .properties("server.port=0", "server.address=127.0.0.1", "spring.main.banner-mode=off",
                     "spring.data.redis.url=" + redis.url(), "spring.data.redis.lettuce.pool.enabled=false",
-                    "redis-lock.key-prefix=web:", "management.endpoints.web.exposure.include=redislocks")
+                    "redis-lock.key-prefix=web:", "management.endpoints.web.exposure.include=redislocks",
+                    "management.endpoint.redislocks.show-keys=always")
             .run()) {
             int port = ((WebServerApplicationContext) context).getWebServer().getPort();
             try (LockHandle lock = context.getBean(DistributedLockTemplate.class)

@@ -1,5 +1,6 @@
 package io.github.redislock.actuate;
 
+import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
@@ -20,6 +21,7 @@ import io.github.redislock.support.RenewalFaults;
 import io.github.redislock.testsupport.RedisServer;
 import io.github.redislock.testsupport.RedisServerExtension;
 
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -38,7 +40,60 @@ class RedisLocksEndpointTest {
         return LockContexts.runner(server)
             .withConfiguration(AutoConfigurations.of(RedisLocksEndpointAutoConfiguration.class))
             .withPropertyValues("redis-lock.key-prefix=t:", "redis-lock.lease-time=30s",
-                    "management.endpoints.web.exposure.include=redislocks");
+                    "management.endpoints.web.exposure.include=redislocks",
+                    "management.endpoint.redislocks.show-keys=always");
+    }
+
+    @Test
+    void keysAreMaskedUnlessShowKeysAllowsThem() {
+        runner(redis.server()).withPropertyValues("management.endpoint.redislocks.show-keys=never").run((context) -> {
+            try (LockHandle held = context.getBean(DistributedLockTemplate.class)
+                .acquire(LockRequest.of("user:alice@example.com", Duration.ZERO, null))) {
+                RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
+                assertThat(endpoint.locks().held()).extracting(HeldLockDescriptor::key).containsExactly("******");
+            }
+        });
+        runner(redis.server()).withPropertyValues("management.endpoint.redislocks.show-keys=when-authorized",
+                "management.endpoint.redislocks.roles=OPS").run((context) -> {
+                    try (LockHandle held = context.getBean(DistributedLockTemplate.class)
+                        .acquire(LockRequest.of("user:alice@example.com", Duration.ZERO, null))) {
+                        RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
+                        assertThat(endpoint.locks(SecurityContext.NONE).held().get(0).key()).isEqualTo("******");
+                        assertThat(endpoint.locks(withRole("DEV")).held().get(0).key()).isEqualTo("******");
+                        assertThat(endpoint.locks(withRole("OPS")).held().get(0).key())
+                            .isEqualTo("t:user:alice@example.com");
+                    }
+                });
+    }
+
+    @Test
+    void keysAreMaskedByDefault() {
+        LockContexts.runner(redis.server())
+            .withConfiguration(AutoConfigurations.of(RedisLocksEndpointAutoConfiguration.class))
+            .withPropertyValues("management.endpoints.web.exposure.include=redislocks")
+            .run((context) -> {
+                try (LockHandle held = context.getBean(DistributedLockTemplate.class)
+                    .acquire(LockRequest.of("user:alice", Duration.ZERO, null))) {
+                    assertThat(context.getBean(RedisLocksEndpoint.class).locks().held().get(0).key())
+                        .isEqualTo("******");
+                }
+            });
+    }
+
+    private static SecurityContext withRole(String role) {
+        Principal principal = () -> "someone";
+        return new SecurityContext() {
+
+            @Override
+            public Principal getPrincipal() {
+                return principal;
+            }
+
+            @Override
+            public boolean isUserInRole(String name) {
+                return role.equals(name);
+            }
+        };
     }
 
     @Test

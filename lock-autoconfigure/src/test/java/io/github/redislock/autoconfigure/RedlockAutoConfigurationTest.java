@@ -114,6 +114,15 @@ class RedlockAutoConfigurationTest {
     }
 
     @Test
+    void aBadNodeUrlIsNamedWithItsPasswordMasked() {
+        runner().withPropertyValues("redis-lock.redlock.nodes=" + nodeList() + ",redis://locker:s3cret pw@127.0.0.1:1")
+            .run((context) -> assertThat(new LockConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
+                .getDescription()).contains("redis://locker:******@127.0.0.1:1").doesNotContain("s3cret"));
+        assertThat(RedlockConnections.masked("redis://s3cret@host:1")).isEqualTo("redis://******@host:1");
+        assertThat(RedlockConnections.masked("redis://host:1")).isEqualTo("redis://host:1");
+    }
+
+    @Test
     void replicaAcknowledgementWithRedlockFailsTheStartUp() {
         runner().withPropertyValues("redis-lock.redlock.nodes=" + nodeList(), "redis-lock.replicas-to-acknowledge=1")
             .run((context) -> assertThat(new LockConfigurationFailureAnalyzer().analyze(context.getStartupFailure())

@@ -141,7 +141,7 @@ class ClusterLockTest {
         Thread thread = NotifiedWaitingTest.waiterThread(waiter, "hot:{1}", acquiredAt, taken);
         NotifiedWaitingTest.awaitParkedForNotification(thread);
         RedisServer owner = cluster.nodeFor("hot:{1}");
-        String channel = KeySlots.handoffChannelPrefix("hot:{1}", true) + waiter.clientId();
+        String channel = KeySlots.handoffChannelPrefix("", "hot:{1}", true) + waiter.clientId();
         if (this.library == ClientLibrary.LETTUCE
                 && RedisVersion.atLeast(LettuceLockCommands.versionIn((String) owner.command("INFO", "server")), 7, 0)) {
             // Sharded: the waiting client listens on the node of the lock's slot, not on the whole cluster.

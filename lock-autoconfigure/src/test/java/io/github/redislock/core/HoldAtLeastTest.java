@@ -90,7 +90,7 @@ class HoldAtLeastTest {
         this.redis.command("SET", "subscribe-first", "someone:1", "PX", "30000");
         assertThatThrownBy(() -> client.acquire(LockRequest.of("subscribe-first", Duration.ofMillis(10), null)))
                 .isInstanceOf(LockNotAcquiredException.class);
-        String channel = KeySlots.handoffChannelPrefix("any", false) + client.clientId();
+        String channel = KeySlots.handoffChannelPrefix("", "any", false) + client.clientId();
         await("the hand-off subscription").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
                 .until(() -> ((List<?>) this.redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(1L));
         this.redis.command("DEL", "subscribe-first");

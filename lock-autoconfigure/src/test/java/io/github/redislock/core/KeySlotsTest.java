@@ -23,23 +23,40 @@ class KeySlotsTest {
     }
 
     @Test
-    void queueKeysAndHandoffChannelsLiveInTheLockKeysSlotWhateverBracesItHas() {
+    void companionKeysAndHandoffChannelsLiveInTheLockKeysSlotAndBeginWithItsPrefix() {
         try (RedisServer redis = RedisServer.builder().arguments("--cluster-enabled", "yes").start()) {
-            for (String key : KEYS) {
-                Object slot = redis.command("CLUSTER", "KEYSLOT", key);
-                for (String companion : List.of(KeySlots.queueKey(key), KeySlots.queueEntriesKey(key),
-                        KeySlots.handoffChannelPrefix(key, true) + "client-1")) {
-                    assertThat(companion).as(key).isNotEqualTo(key);
-                    assertThat(redis.command("CLUSTER", "KEYSLOT", companion)).as(companion).isEqualTo(slot);
+            for (String name : KEYS) {
+                for (String prefix : List.of("", "app:", "{app}:")) {
+                    String key = prefix + name;
+                    Object slot = redis.command("CLUSTER", "KEYSLOT", key);
+                    assertThat(KeySlots.queueKeys(key)).containsExactly(KeySlots.queueKey(key),
+                            KeySlots.queueEntriesKey(key));
+                    for (String companion : List.of(KeySlots.queueKey(key), KeySlots.queueEntriesKey(key),
+                            KeySlots.fenceKey(key), KeySlots.handoffChannelPrefix(prefix, key, true) + "client-1")) {
+                        assertThat(companion).as(key).isNotEqualTo(key).startsWith(prefix)
+                            .contains(KeySlots.MARKER);
+                        assertThat(companion.substring(0, companion.indexOf(KeySlots.MARKER))).as(companion)
+                            .satisfies((start) -> assertThat(key).startsWith(start));
+                        assertThat(redis.command("CLUSTER", "KEYSLOT", companion)).as(companion).isEqualTo(slot);
+                    }
                 }
             }
         }
     }
 
     @Test
-    void queueKeysAreReadableForOrdinaryKeys() {
-        assertThat(KeySlots.queueKey("sku:42:lock")).isEqualTo("{sku:42:lock}:queue");
-        assertThat(KeySlots.queueEntriesKey("order:{42}:lock")).isEqualTo("order:{42}:lock:queue:entries");
-        assertThat(KeySlots.handoffChannelPrefix("sku:42:lock", false)).isEqualTo("redis-lock:handoff:");
+    void companionNamesOfDifferentKeysDiffer() {
+        List<String> names = new java.util.ArrayList<>();
+        for (String key : KEYS) {
+            names.addAll(List.of(key, KeySlots.queueKey(key), KeySlots.queueEntriesKey(key), KeySlots.fenceKey(key)));
+        }
+        assertThat(names).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void companionNamesAreReadableForOrdinaryKeys() {
+        assertThat(KeySlots.queueKey("sku:42:lock")).matches("sku:42:lock~lock~\\{[0-9a-z]+}queue");
+        assertThat(KeySlots.queueEntriesKey("order:{42}:lock")).isEqualTo("order:{42}:lock~lock~entries");
+        assertThat(KeySlots.handoffChannelPrefix("app:", "sku:42:lock", false)).isEqualTo("app:~lock~handoff:");
     }
 }

@@ -279,8 +279,8 @@ class NotifiedWaitingTest {
         // at the head of the queue.
         this.redis.command("LPUSH", KeySlots.queueKey("hot"), impatientClient.clientId());
         this.redis.command("HSET", KeySlots.queueEntriesKey("hot"), impatientClient.clientId(),
-                (System.currentTimeMillis() + 30_000) + ":30000:PUBLISH:" + KeySlots.handoffChannelPrefix("hot", false)
-                        + impatientClient.clientId());
+                (System.currentTimeMillis() + 30_000) + ":30000:PUBLISH:"
+                        + KeySlots.handoffChannelPrefix("", "hot", false) + impatientClient.clientId());
         long released = System.nanoTime();
         holder.close();
         assertThat(Duration.ofNanos(acquired.get(10, TimeUnit.SECONDS) - released)).isLessThan(Duration.ofMillis(500));
@@ -302,7 +302,7 @@ class NotifiedWaitingTest {
         awaitParkedForNotification(waiterThread(waiterClient, "hot", acquired, handles));
         // A hand-off to the waiting application with 2 s left of the lease the release set, then its message.
         this.redis.command("SET", "hot", waiterClient.clientId() + ":123", "PX", "2000");
-        this.redis.command("PUBLISH", KeySlots.handoffChannelPrefix("hot", false) + waiterClient.clientId(), "hot");
+        this.redis.command("PUBLISH", KeySlots.handoffChannelPrefix("", "hot", false) + waiterClient.clientId(), "hot");
         acquired.get(10, TimeUnit.SECONDS);
         LockHandle handle = handles.get(0);
         assertThat(handle.fencingToken()).isEqualTo(123L);
@@ -327,7 +327,7 @@ class NotifiedWaitingTest {
         // Handed to the waiting application, but gone before the message arrives (a frozen JVM, say).
         this.redis.command("SET", "hot", waiterClient.clientId() + ":123", "PX", "1");
         await().atMost(Duration.ofSeconds(5)).until(() -> this.redis.command("EXISTS", "hot").equals(0L));
-        this.redis.command("PUBLISH", KeySlots.handoffChannelPrefix("hot", false) + waiterClient.clientId(), "hot");
+        this.redis.command("PUBLISH", KeySlots.handoffChannelPrefix("", "hot", false) + waiterClient.clientId(), "hot");
         acquired.get(10, TimeUnit.SECONDS);
         LockHandle handle = handles.get(0);
         // Taken free, with a fresh fence and the key holding the thread's own token; nothing of the expired
@@ -350,7 +350,7 @@ class NotifiedWaitingTest {
         acquired.get(0).get(10, TimeUnit.SECONDS);
         LockHandle first = handles.get(0);
         // The same hand-off's message again: the second thread looks at Redis and finds the key its neighbour's.
-        this.redis.command("PUBLISH", KeySlots.handoffChannelPrefix("hot", false) + waiterClient.clientId(), "hot");
+        this.redis.command("PUBLISH", KeySlots.handoffChannelPrefix("", "hot", false) + waiterClient.clientId(), "hot");
         assertThat(acquired.get(1)).failsWithin(Duration.ofMillis(300));
         assertThat(this.redis.command("GET", "hot")).isEqualTo(first.token());
         first.close();
@@ -381,7 +381,7 @@ class NotifiedWaitingTest {
         long expired = System.currentTimeMillis() - 1_000;
         this.redis.command("RPUSH", KeySlots.queueKey("hot"), "gone");
         this.redis.command("HSET", KeySlots.queueEntriesKey("hot"), "gone",
-                expired + ":30000:PUBLISH:redis-lock:handoff:gone");
+                expired + ":30000:PUBLISH:" + KeySlots.handoffChannelPrefix("", "hot", false) + "gone");
         holder.close();
         assertThat(this.redis.command("EXISTS", "hot")).isEqualTo(0L);
         assertThat(this.redis.command("LLEN", KeySlots.queueKey("hot"))).isEqualTo(0L);
@@ -485,7 +485,7 @@ class NotifiedWaitingTest {
      * @return the channel
      */
     private String awaitSubscribed(RedisLockClient client) {
-        String channel = KeySlots.handoffChannelPrefix("any", false) + client.clientId();
+        String channel = KeySlots.handoffChannelPrefix("", "any", false) + client.clientId();
         await("the hand-off subscription").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
                 .until(() -> listOf(this.redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(1L));
         return channel;

@@ -41,7 +41,7 @@ class ShardedHandoffSubscriptionTest {
                     (RedisClusterClient) factory.getRequiredNativeClient(),
                     (message) -> received.add(new String(message, StandardCharsets.UTF_8)), executor);
             try {
-                String channel = KeySlots.handoffChannelPrefix("sku:1:lock", true) + "client-1";
+                String channel = KeySlots.handoffChannelPrefix("", "sku:1:lock", true) + "client-1";
                 assertThat(subscription.subscribe(channel)).isTrue();
                 assertThat(subscription.subscribe(channel)).as("already subscribed").isFalse();
                 awaitShardSubscribers(owner, channel);

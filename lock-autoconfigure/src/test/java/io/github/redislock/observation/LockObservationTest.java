@@ -1,6 +1,7 @@
 package io.github.redislock.observation;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -73,6 +74,19 @@ class LockObservationTest {
                 .hasLowCardinalityKeyValue("outcome", "released")
                 .hasParentObservationContextMatching((parent) -> "redis.lock.hold".equals(parent.getName()))
                 .hasBeenStopped();
+        });
+    }
+
+    @Test
+    void theKeyValueOfAManyKeyCallIsCapped() {
+        runner().run((context) -> {
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            List<String> keys = java.util.stream.IntStream.range(0, 50).mapToObj((i) -> "user:" + "x".repeat(30) + i)
+                .toList();
+            template.execute(LockRequest.of(keys, Duration.ZERO, null), () -> null);
+            assertThat(this.registry).hasObservationWithNameEqualTo("redis.lock.acquire").that()
+                .matches((observation) -> observation.getHighCardinalityKeyValue("redis.lock.key").getValue()
+                    .length() == DefaultLockObservationConvention.MAX_KEY_VALUE_LENGTH, "key value capped");
         });
     }
 

@@ -256,7 +256,9 @@ class RedlockClientTest {
      */
     @Test
     void fencingTokensStrictlyIncreaseWhateverMajorityAnswers() {
-        long[] primed = { 10, 50, 20, 0, 0 };
+        // Counters ahead of every node's clock (in microseconds) by some 20 minutes: they decide the tokens.
+        long base = System.currentTimeMillis() * 1000 + 1_200_000_000L;
+        long[] primed = { base + 10, base + 50, base + 20, 0, 0 };
         for (int i = 0; i < 5; i++) {
             masters.get(i).command("SET", RedlockNode.fenceKey(KEY), Long.toString(primed[i]));
         }
@@ -283,8 +285,63 @@ class RedlockClientTest {
         // The first majority did not include node 1, whose counter was the largest: 51 only comes from a
         // majority that, like every one, shares a node with the one before.
         assertThat(tokens).isSorted().doesNotHaveDuplicates();
-        assertThat(tokens.get(0)).isEqualTo(11);
-        assertThat(tokens.get(1)).isEqualTo(51);
+        assertThat(tokens.get(0)).isEqualTo(base + 11);
+        assertThat(tokens.get(1)).isEqualTo(base + 51);
+    }
+
+    @Test
+    void fencingCountersExpireInsteadOfStayingForEveryKeyForever() {
+        RedlockClient client = client(Duration.ofSeconds(30));
+        acquire(client, Duration.ZERO, Duration.ofSeconds(30)).close();
+        // A majority raised the counter; the other nodes' raises may still be on their way (-2: none yet).
+        List<Long> ttls = masters.stream().map((master) -> (Long) master.command("PTTL", RedlockNode.fenceKey(KEY)))
+            .toList();
+        assertThat(ttls).as("no counter without expiry").doesNotContain(-1L)
+            .filteredOn((ttl) -> ttl > 0)
+            .hasSizeGreaterThanOrEqualTo(3)
+            .allSatisfy((ttl) -> assertThat(ttl).isLessThanOrEqualTo(RedlockNode.FENCE_TTL_MILLIS));
+    }
+
+    @Test
+    void keysAreCheckedAsOnASingleRedis() {
+        RedlockClient client = client(Duration.ofSeconds(30));
+        assertThatThrownBy(() -> client.acquire(LockRequest.of("k".repeat(600), Duration.ZERO, null)))
+            .isInstanceOf(LockException.class)
+            .hasMessageContaining("longer than 512 bytes");
+        assertThatThrownBy(() -> client.acquire(LockRequest.of(RedlockNode.fenceKey(KEY), Duration.ZERO, null)))
+            .isInstanceOf(LockException.class)
+            .hasMessageContaining("~lock~");
+    }
+
+    @Test
+    void aLockNamedLikeAnotherKeysCounterLeavesThatKeyLockable() {
+        RedlockClient client = client(Duration.ofSeconds(30));
+        // The name the finding used: once the victim's counter, which this lock's value made unreadable.
+        try (LockHandle planted = client.acquire(LockRequest.of(KEY + ":redlock-fence", Duration.ZERO, null))) {
+            try (LockHandle victim = acquire(client, Duration.ZERO, Duration.ofSeconds(30))) {
+                assertThat(victim.isHeld()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void aStalledNodeTiesUpABoundedNumberOfThreads() {
+        RedlockClient client = client(Duration.ofSeconds(30), Duration.ofSeconds(10));
+        acquire(client, Duration.ZERO, Duration.ofSeconds(30)).close(); // connections open
+        long before = callThreads();
+        masters.get(0).pause();
+        // Each acquisition and release left a call to the paused node waiting for its 10 s command timeout: 600
+        // threads, unbounded. Now the node has at most MAX_CALLS_IN_FLIGHT on their way, and the pool a bound.
+        for (int i = 0; i < 300; i++) {
+            client.acquire(LockRequest.of("stall:" + i, Duration.ofSeconds(5), Duration.ofSeconds(30))).close();
+        }
+        assertThat(callThreads() - before).isLessThanOrEqualTo(2L * masters.size() * RedlockNode.MAX_CALLS_IN_FLIGHT);
+    }
+
+    private static long callThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+            .filter((thread) -> thread.getName().equals("redlock-call") && thread.isAlive())
+            .count();
     }
 
     @Test
