@@ -130,9 +130,9 @@ class CoroutineLockLifecycleTest {
     @Test
     fun aCoroutinesLockIsObservedLikeAThreads() = run { app ->
         val current = app.template().withLock("report") {
-            val before = observations.currentObservation?.context?.name
+            val before = observations.currentObservation?.let { it.context.name }
             delay(1)
-            withContext(Dispatchers.IO) { listOf(before, observations.currentObservation?.context?.name) }
+            withContext(Dispatchers.IO) { listOf(before, observations.currentObservation?.let { it.context.name }) }
         }
         // The hold observation is the current one inside the work, also after resuming on another thread.
         assertThat(current).containsExactly("redis.lock.hold", "redis.lock.hold")
