@@ -73,10 +73,12 @@ final class LockedReturn {
     static LockedReturn of(Method method, String origin) {
         if (KotlinDetector.isSuspendingFunction(method)) {
             checkCoroutines(origin, "the method is a Kotlin suspend function");
-            if (returnsFlow(method)) {
-                throw new InvalidLockDefinitionException(origin, "the method is a suspend function returning a Flow; "
-                        + "the lock would have to span the call and every collection of the flow. Declare it without "
-                        + "suspend (fun ...(): Flow<T>): the lock is then held for each collection");
+            Class<?> result = suspendResult(method);
+            if (result != null && outlivesTheCall(result)) {
+                throw new InvalidLockDefinitionException(origin, "the method is a suspend function returning "
+                        + result.getName() + ", whose work runs after the function has returned, so the lock would "
+                        + "be released while it runs. Declare it without suspend (fun ...(): " + result.getSimpleName()
+                        + "<T>): the lock is then held until that work ends");
             }
             return new LockedReturn(Kind.SUSPENDING, null, false);
         }
@@ -126,14 +128,20 @@ final class LockedReturn {
         return isFlow(type.getSuperclass());
     }
 
+    /** Whether work handed out as this type goes on after it is returned: a flow, a publisher, a future. */
+    private static boolean outlivesTheCall(Class<?> type) {
+        return isFlow(type) || Future.class.isAssignableFrom(type) || CompletionStage.class.isAssignableFrom(type)
+                || ReactiveAdapterRegistry.getSharedInstance().getAdapter(type) != null;
+    }
+
     /**
-     * Whether a suspend function returns a {@code Flow}: its Kotlin return type is the type argument of its
-     * trailing {@code Continuation<? super R>} parameter (read without kotlin-reflect).
+     * The class a suspend function returns: the type argument of its trailing {@code Continuation<? super R>}
+     * parameter (read without kotlin-reflect); {@code null} when it is not a class.
      */
-    private static boolean returnsFlow(Method method) {
+    private static @Nullable Class<?> suspendResult(Method method) {
         Type[] parameters = method.getGenericParameterTypes();
         if (parameters.length == 0 || !(parameters[parameters.length - 1] instanceof ParameterizedType continuation)) {
-            return false;
+            return null;
         }
         Type result = continuation.getActualTypeArguments()[0];
         if (result instanceof WildcardType wildcard && wildcard.getLowerBounds().length == 1) {
@@ -142,7 +150,7 @@ final class LockedReturn {
         if (result instanceof ParameterizedType parameterized) {
             result = parameterized.getRawType();
         }
-        return result instanceof Class<?> type && isFlow(type);
+        return (result instanceof Class<?> type) ? type : null;
     }
 
     private static InvalidLockDefinitionException unsupported(String origin, Class<?> type) {

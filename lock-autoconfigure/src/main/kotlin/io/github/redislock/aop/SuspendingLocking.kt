@@ -9,7 +9,6 @@ import kotlin.coroutines.intrinsics.startCoroutineUninterceptedOrReturn
 import kotlin.coroutines.intrinsics.suspendCoroutineUninterceptedOrReturn
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.emitAll
-import kotlinx.coroutines.flow.emptyFlow
 import kotlinx.coroutines.flow.flow
 import kotlinx.coroutines.flow.flowOn
 import kotlinx.coroutines.withContext
@@ -35,14 +34,14 @@ internal object SuspendingLocking {
     private val adaptedByReactor =
         ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", SuspendingLocking::class.java.classLoader)
 
-    /** A call of a locked suspend function, answered as the proxy expects it. */
+    /**
+     * A call of a locked suspend function, answered as the proxy expects it.
+     * @param method the call's `LockOperation` (typed `Any`: a package-private Java type may not appear in the
+     * signature of a Kotlin function)
+     */
     @JvmStatic
-    fun call(
-        template: DistributedLockTemplate,
-        operation: LockOperation,
-        request: LockRequest,
-        invocation: MethodInvocation,
-    ): Any? {
+    fun call(template: DistributedLockTemplate, method: Any, request: LockRequest, invocation: MethodInvocation): Any? {
+        val operation = method as LockOperation
         val arguments = invocation.arguments
         @Suppress("UNCHECKED_CAST")
         val caller = arguments[arguments.size - 1] as Continuation<Any?>
@@ -55,21 +54,22 @@ internal object SuspendingLocking {
             else work.startCoroutineUninterceptedOrReturn(caller)
     }
 
-    /** A locked method returning a `Flow`: the lock is taken when a collection starts and held until it ends. */
+    /**
+     * A locked method returning a `Flow`: the lock is taken when a collection starts and held until it ends.
+     * @param method the call's `LockOperation`, as for [call]
+     */
     @JvmStatic
-    fun flow(
-        template: DistributedLockTemplate,
-        operation: LockOperation,
-        request: LockRequest,
-        invocation: MethodInvocation,
-    ): Flow<Any?> = flow {
-        CoroutineLocking.locked(template, request, { failure ->
-            emitAll(flowOf(DistributedLockInterceptor.notAcquired(operation, invocation.getThis(),
-                invocation.arguments, failure)))
-        }) { locks ->
-            // flowOn: the method's flow runs with the lock's element; emissions reach the collector in its own
-            // context (a withContext around emit would break the flow's context preservation).
-            emitAll(flowOf(clone(invocation, null).proceed()).flowOn(locks))
+    fun flow(template: DistributedLockTemplate, method: Any, request: LockRequest, invocation: MethodInvocation): Flow<Any?> {
+        val operation = method as LockOperation
+        return flow {
+            CoroutineLocking.locked(template, request, { failure ->
+                emitAll(flowOf(DistributedLockInterceptor.notAcquired(operation, invocation.getThis(),
+                    invocation.arguments, failure)))
+            }) { locks ->
+                // flowOn: the method's flow runs with the lock's element; emissions reach the collector in its own
+                // context (a withContext around emit would break the flow's context preservation).
+                emitAll(flowOf(clone(invocation, null).proceed()).flowOn(locks))
+            }
         }
     }
 

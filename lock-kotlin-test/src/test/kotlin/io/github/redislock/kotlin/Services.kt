@@ -171,6 +171,14 @@ open class SuspendingFeed {
     open suspend fun updates(id: String): Flow<Int> = flow { emit(1) }
 }
 
+/** Nor one returning a future, whose work goes on after it returned. */
+open class SuspendingFuture {
+
+    @DistributedLock(key = ["job:#id:lock"])
+    open suspend fun start(id: String): java.util.concurrent.CompletableFuture<Int> =
+        java.util.concurrent.CompletableFuture.completedFuture(1)
+}
+
 /** SKIP would return null from a function whose return type says it never does: the start-up fails. */
 open class NonNullSkip {
 

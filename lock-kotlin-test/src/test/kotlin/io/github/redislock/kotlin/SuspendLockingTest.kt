@@ -303,6 +303,15 @@ class SuspendLockingTest {
     }
 
     @Test
+    fun aSuspendFunctionReturningAFutureFailsTheStartUp() {
+        KotlinLockContexts.runner(redis.server()).withBean(SuspendingFuture::class.java).run { context ->
+            assertThat(context).hasFailed()
+            assertThat(context.startupFailure).rootCause().isInstanceOf(InvalidLockDefinitionException::class.java)
+                .hasMessageContaining("SuspendingFuture#start").hasMessageContaining("CompletableFuture")
+        }
+    }
+
+    @Test
     fun skipOnANonNullableSuspendFunctionFailsTheStartUp() {
         KotlinLockContexts.runner(redis.server()).withBean(NonNullSkip::class.java).run { context ->
             assertThat(context).hasFailed()
