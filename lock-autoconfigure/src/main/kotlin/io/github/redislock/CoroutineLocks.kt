@@ -111,7 +111,7 @@ internal object CoroutineLocking {
             return work(outer!!)
         }
         val taken = if (missing.size == keys.size) request
-            else LockRequest.of(missing, request.waitTime(), request.leaseTime())
+            else LockRequest.of(missing, request.waitTime(), request.leaseTime()).holdAtLeast(request.holdAtLeast())
         val handle = try {
             acquire(template, taken.nonReentrant())
         } catch (failure: LockNotAcquiredException) {

@@ -103,6 +103,14 @@ open class Stock(private val sections: Sections, private val redis: RedisServer)
         throw IllegalStateException("sold out")
     }
 
+    /** A scheduled job's shape: skip when taken, and keep the lock for a while after a short run (holdAtLeast). */
+    @DistributedLock(key = ["job:#id"], waitTime = "0s", onFailure = OnLockFailure.SKIP, holdAtLeast = "30s")
+    open suspend fun shortJob(id: String): Int? {
+        ran.incrementAndGet()
+        delay(1)
+        return 1
+    }
+
     /** The threads the body ran on, before and after its suspensions, with the lock `LockContext` showed on each. */
     @DistributedLock(key = ["sku:#id:lock"])
     open suspend fun whereAmI(id: String, hop: CoroutineDispatcher): List<Pair<String, Long?>> {

@@ -154,6 +154,16 @@ class SuspendLockingTest {
     }
 
     @Test
+    fun aShortSuspendJobKeepsItsLockForHoldAtLeastAndALaterCallSkips() = withStock { stock ->
+        assertThat(stock.shortJob("report")).isEqualTo(1)
+        // Kept by nobody until 30 s after it was taken: the value no holder has, the rest of the minimum as its TTL.
+        assertThat(redis.command("GET", "job:report")).asString().startsWith("~kept:")
+        assertThat(redis.command("PTTL", "job:report") as Long).isBetween(20_000L, 30_000L)
+        assertThat(stock.shortJob("report")).isNull()
+        assertThat(stock.ran.get()).isEqualTo(1)
+    }
+
+    @Test
     fun anExceptionAfterASuspensionReachesTheCallerAndReleases() = withStock { stock ->
         assertThatThrownBy { runBlocking { stock.failAfterSuspending("10", hop) } }
             .isInstanceOf(IllegalStateException::class.java).hasMessage("sold out")
