@@ -150,8 +150,18 @@ class ClusterLockTest {
         }
         long released = System.nanoTime();
         held.close();
-        assertThat(Duration.ofNanos(acquiredAt.get(10, TimeUnit.SECONDS) - released)).isLessThan(Duration.ofMillis(500));
-        thread.join();
-        taken.get(0).close();
+        try {
+            // Without the message the waiter would look at Redis only when the holder's 30 s lease ends (its
+            // timed look is a minute away, see client()): taking the lock within a third of that is the message.
+            // Not a speed bound: how soon the message arrives is the scheduler's business on a loaded machine.
+            assertThat(Duration.ofNanos(acquiredAt.get(10, TimeUnit.SECONDS) - released))
+                    .isLessThan(Duration.ofSeconds(10));
+        }
+        finally {
+            thread.join();
+            // The key is taken by the waiter: released here whatever the assertion found, so that the next client
+            // library's run of this test finds it free.
+            taken.forEach(LockHandle::close);
+        }
     }
 }
