@@ -23,6 +23,7 @@ import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockProvider;
 import io.github.redislock.LockRequest;
+import io.github.redislock.engine.MultiLockHandle;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;

@@ -9,17 +9,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
-import io.github.redislock.LockHandle;
 import io.github.redislock.LockLossDetection;
+import io.github.redislock.engine.StoreLock;
 
 /**
  * One Redlock lock held on a majority of nodes. It knows, per node, the value that node stored (the token and
  * that node's own fence, so values differ between nodes; a node that took the lock after the majority was
- * reached is picked up from the acquisition's answers). Held until closed, lost, or past its validity.
+ * reached is picked up from the acquisition's answers). Held until released, lost, or past its validity; the
+ * engine shares it among nested acquisitions and releases it once.
  */
-final class RedlockHandle implements LockHandle {
+final class RedlockHandle implements StoreLock {
 
-    private final RedlockClient client;
+    private final RedlockStore store;
 
     private final String key;
 
@@ -40,39 +41,15 @@ final class RedlockHandle implements LockHandle {
 
     private volatile @Nullable ScheduledFuture<?> renewal;
 
-    /**
-     * Where holdAtLeast counts from: when the majority and the fencing token were confirmed, after every node
-     * that counts took the key, so each node keeps it at least as long as asked.
-     */
-    private final long holdFromNanos = System.nanoTime();
-
-    /** holdAtLeast in ns; 0: released at once when closed. */
-    private volatile long holdAtLeastNanos;
-
-    RedlockHandle(RedlockClient client, String key, String token, long fence, long leaseMillis, long startNanos,
+    RedlockHandle(RedlockStore store, String key, String token, long fence, long leaseMillis, long startNanos,
             Round<RedlockNode.Taken> acquisition) {
-        this.client = client;
+        this.store = store;
         this.key = key;
         this.token = token;
         this.fence = fence;
         this.leaseMillis = leaseMillis;
         this.acquisition = acquisition;
-        this.validUntil = startNanos + RedlockClient.validityNanos(leaseMillis);
-    }
-
-    /** Keeps the key on every node until this long after the acquisition when closed sooner (holdAtLeast). */
-    void holdAtLeast(long nanos) {
-        this.holdAtLeastNanos = nanos;
-    }
-
-    /** What is left of holdAtLeast at {@code now}, in ms rounded up; 0 when it has passed. */
-    private long keepMillis(long now) {
-        long left = this.holdAtLeastNanos - (now - this.holdFromNanos);
-        if (left <= 0) {
-            return 0;
-        }
-        long millis = TimeUnit.NANOSECONDS.toMillis(left);
-        return (TimeUnit.MILLISECONDS.toNanos(millis) < left) ? millis + 1 : millis;
+        this.validUntil = startNanos + RedlockStore.validityNanos(leaseMillis);
     }
 
     void scheduleRenewal(ScheduledExecutorService scheduler) {
@@ -91,9 +68,9 @@ final class RedlockHandle implements LockHandle {
             return;
         }
         long start = System.nanoTime();
-        long validUntil = start + RedlockClient.validityNanos(this.leaseMillis);
-        RedlockNode[] nodes = this.client.nodes();
-        Round<Boolean> renewed = Round.send(nodes, this.client.quorum(), this.client.calls(), (node) -> {
+        long validUntil = start + RedlockStore.validityNanos(this.leaseMillis);
+        RedlockNode[] nodes = this.store.nodes();
+        Round<Boolean> renewed = Round.send(nodes, this.store.quorum(), this.store.calls(), (node) -> {
             String value = valueOn(node);
             return value != null && node.renew(this.key, value, this.leaseMillis);
         }, (extended) -> extended);
@@ -104,17 +81,17 @@ final class RedlockHandle implements LockHandle {
             Thread.currentThread().interrupt();
             return;
         }
-        if (renewed.successes() >= this.client.quorum() && System.nanoTime() - this.validUntil < 0) {
+        if (renewed.successes() >= this.store.quorum() && System.nanoTime() - this.validUntil < 0) {
             this.validUntil = validUntil;
         }
-        else if (renewed.answered() >= this.client.quorum() || System.nanoTime() - this.validUntil >= 0) {
+        else if (renewed.answered() >= this.store.quorum() || System.nanoTime() - this.validUntil >= 0) {
             // A majority answered and no longer holds it, or the lock ran out of validity unrenewed.
             markLost(LockLossDetection.RENEWAL);
         }
     }
 
     private @Nullable String valueOn(RedlockNode node) {
-        RedlockNode[] nodes = this.client.nodes();
+        RedlockNode[] nodes = this.store.nodes();
         for (int i = 0; i < nodes.length; i++) {
             if (nodes[i] == node) {
                 RedlockNode.Taken taken = this.acquisition.answer(i);
@@ -127,7 +104,7 @@ final class RedlockHandle implements LockHandle {
     private void markLost(LockLossDetection detection) {
         if (this.lost.compareAndSet(false, true)) {
             cancelRenewal();
-            this.client.lost(this, detection);
+            this.store.lost(this, detection);
         }
     }
 
@@ -169,7 +146,7 @@ final class RedlockHandle implements LockHandle {
         if (this.lost.get()) {
             return false;
         }
-        Round<String> read = Round.send(this.client.nodes(), this.client.quorum(), this.client.calls(),
+        Round<String> read = Round.send(this.store.nodes(), this.store.quorum(), this.store.calls(),
                 (node) -> Objects.requireNonNullElse(node.read(this.key), ""),
                 (value) -> value.startsWith(this.token + ':'));
         try {
@@ -179,10 +156,10 @@ final class RedlockHandle implements LockHandle {
             Thread.currentThread().interrupt();
             throw new LockException("Interrupted while checking lock '" + this.key + "'", ex);
         }
-        if (read.successes() >= this.client.quorum()) {
+        if (read.successes() >= this.store.quorum()) {
             return true;
         }
-        if (read.answered() < this.client.quorum()) {
+        if (read.answered() < this.store.quorum()) {
             throw new LockException("Only " + read.answered() + " Redlock nodes answered while checking lock '"
                     + this.key + "'", read.firstError());
         }
@@ -191,19 +168,18 @@ final class RedlockHandle implements LockHandle {
     }
 
     /**
-     * Releases on every node; a majority that no longer held it means the lock had been lost. Closed before
-     * holdAtLeast has passed, every node keeps the key, owned by nobody, for the rest of it instead (each counts
-     * from when the release reaches it, so no majority can form for anyone before the minimum); the next
-     * holder's fencing token still comes from the counters, one above the largest.
+     * Releases on every node; a majority that no longer held it means the lock had been lost. With
+     * {@code keepMillis} (what is left of holdAtLeast), every node keeps the key, owned by nobody, for that long
+     * instead (each counts from when the release reaches it, so no majority can form for anyone before the
+     * minimum); the next holder's fencing token still comes from the counters, one above the largest.
      */
     @Override
-    public void close() {
+    public void release(long keepMillis) {
         if (!this.released.compareAndSet(false, true)) {
             return;
         }
         cancelRenewal();
-        long keepMillis = this.lost.get() ? 0 : keepMillis(System.nanoTime());
-        Round<Boolean> release = Round.send(this.client.nodes(), this.client.quorum(), this.client.calls(),
+        Round<Boolean> release = Round.send(this.store.nodes(), this.store.quorum(), this.store.calls(),
                 (node) -> node.release(this.key, this.token, keepMillis), (released) -> released);
         try {
             release.await(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis), false);
@@ -213,11 +189,11 @@ final class RedlockHandle implements LockHandle {
             throw new LockException("Interrupted while releasing lock '" + this.key + "'; it expires when its "
                     + "lease ends", ex);
         }
-        if (release.successes() < this.client.quorum() && release.answered() < this.client.quorum()) {
+        if (release.successes() < this.store.quorum() && release.answered() < this.store.quorum()) {
             throw new LockException("Only " + release.answered() + " Redlock nodes answered while releasing lock '"
                     + this.key + "'; it expires when its lease ends", release.firstError());
         }
-        if (release.successes() < this.client.quorum() && !this.lost.get()) {
+        if (release.successes() < this.store.quorum() && !this.lost.get()) {
             markLost(LockLossDetection.RELEASE);
         }
     }

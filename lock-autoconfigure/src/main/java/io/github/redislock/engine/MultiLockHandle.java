@@ -1,4 +1,4 @@
-package io.github.redislock.core;
+package io.github.redislock.engine;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -9,7 +9,8 @@ import io.github.redislock.LockHandle;
 /**
  * Several locks taken together and released together, in reverse order of acquisition. {@link #key()} lists
  * the keys separated by commas; {@link #token()} and {@link #fencingToken()} are those of the first key.
- * Public for the other engine ({@code io.github.redislock.redlock}), which composes its locks the same way.
+ * Public for the single-Redis client ({@code io.github.redislock.core}), which composes its locks the same way
+ * until it runs under {@link LockEngine}. Internal.
  */
 public final class MultiLockHandle implements LockHandle {
 

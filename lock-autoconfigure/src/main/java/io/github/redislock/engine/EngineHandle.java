@@ -1,0 +1,65 @@
+package io.github.redislock.engine;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.redislock.LockHandle;
+
+/**
+ * One acquisition of one key through {@link LockEngine}. Nested acquisitions of the same key by the owning
+ * thread get their own handle on the same {@link Entry}; the key is released when the last of them closes.
+ */
+final class EngineHandle implements LockHandle {
+
+    private final LockEngine engine;
+
+    private final Entry entry;
+
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    EngineHandle(LockEngine engine, Entry entry) {
+        this.engine = engine;
+        this.entry = entry;
+    }
+
+    @Override
+    public String key() {
+        return this.entry.lock.key();
+    }
+
+    @Override
+    public String token() {
+        return this.entry.lock.token();
+    }
+
+    @Override
+    public long fencingToken() {
+        return this.entry.lock.fencingToken();
+    }
+
+    @Override
+    public boolean isHeld() {
+        return !this.closed.get() && this.entry.lock.isHeld();
+    }
+
+    @Override
+    public boolean isLost() {
+        return this.entry.lock.isLost();
+    }
+
+    @Override
+    public boolean verifyHeld() {
+        return this.entry.lock.verifyHeld();
+    }
+
+    @Override
+    public void close() {
+        if (this.closed.compareAndSet(false, true)) {
+            this.engine.exit(this.entry);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LockHandle[" + key() + ", fence " + fencingToken() + "]";
+    }
+}

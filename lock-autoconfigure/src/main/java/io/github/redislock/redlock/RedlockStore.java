@@ -1,0 +1,265 @@
+package io.github.redislock.redlock;
+
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.github.redislock.LockException;
+import io.github.redislock.core.LockKeys;
+import io.github.redislock.core.LockLossListener;
+import io.github.redislock.engine.LockStore;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * The Redlock store under {@link io.github.redislock.engine.LockEngine}: takes one key on a majority of the
+ * nodes with its fencing token, waits by jittered retries, renews, releases, and signals a loss. What that
+ * guarantees, and its limits, is in {@link RedlockClient}.
+ */
+final class RedlockStore implements LockStore {
+
+    private static final Log logger = LogFactory.getLog(RedlockStore.class);
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final RedlockNode[] nodes;
+
+    private final int quorum;
+
+    private final String keyPrefix;
+
+    private final LockLossListener lossListener;
+
+    /** Sends node calls in parallel. */
+    private final ExecutorService calls;
+
+    /** Renews leases. */
+    private final ScheduledExecutorService scheduler;
+
+    /**
+     * @param nodes one connection factory per independent master, at least 3
+     * @param keyPrefix text put in front of every key, may be empty
+     * @param lossListener told when a held lock is found lost
+     */
+    RedlockStore(List<? extends RedisConnectionFactory> nodes, @Nullable String keyPrefix,
+            LockLossListener lossListener) {
+        if (nodes.size() < 3) {
+            throw new IllegalArgumentException("Redlock needs at least 3 independent Redis masters, not "
+                    + nodes.size());
+        }
+        this.nodes = new RedlockNode[nodes.size()];
+        for (int i = 0; i < this.nodes.length; i++) {
+            this.nodes[i] = new RedlockNode("node " + i, nodes.get(i));
+        }
+        this.quorum = nodes.size() / 2 + 1;
+        this.keyPrefix = LockKeys.checkedPrefix((keyPrefix != null) ? keyPrefix : "");
+        this.lossListener = lossListener;
+        // Bounded: each node has at most RedlockNode.MAX_CALLS_IN_FLIGHT calls on their way (a stalled node's
+        // calls fail past that), so the pool needs no more threads than that for every node; twice that lets a
+        // thread that just ended a call finish returning to the pool. A thread is made only when none is idle.
+        this.calls = new ThreadPoolExecutor(0, 2 * this.nodes.length * RedlockNode.MAX_CALLS_IN_FLIGHT, 60,
+                TimeUnit.SECONDS, new SynchronousQueue<>(), (task) -> daemon(task, "redlock-call"));
+        this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> daemon(task, "redlock-renewal"));
+    }
+
+    private static Thread daemon(Runnable task, String name) {
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    /** The prefixed key, checked as on a single Redis. */
+    @Override
+    public String key(String name) {
+        return LockKeys.checked(this.keyPrefix, name);
+    }
+
+    /**
+     * Attempts until one takes a majority or the deadline passes, 20–70 ms apart.
+     * @throws LockException if fewer than a majority of nodes answered the last attempt, a node holds a larger
+     * fencing token than the majority reported, or the thread is interrupted
+     */
+    @Override
+    public @Nullable RedlockHandle take(String key, long leaseMillis, boolean renew, long deadline) {
+        while (true) {
+            // A fresh token per attempt: a late release of a failed attempt can never remove a later one's lock.
+            Attempt attempt = attempt(key, newToken(), leaseMillis);
+            if (attempt.handle != null) {
+                if (renew) {
+                    attempt.handle.scheduleRenewal(this.scheduler);
+                }
+                return attempt.handle;
+            }
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                int reachable = reachable(attempt.round, leaseMillis);
+                if (reachable < this.quorum) {
+                    throw new LockException("Only " + reachable + " of " + this.nodes.length
+                            + " Redlock nodes answered for lock '" + key + "'; a majority (" + this.quorum
+                            + ") is needed", attempt.round.firstError());
+                }
+                return null;
+            }
+            // Backing off, not synchronising: the holder's release is not announced across the nodes.
+            LockSupport.parkNanos(Math.min(remaining,
+                    TimeUnit.MILLISECONDS.toNanos(20 + ThreadLocalRandom.current().nextLong(51))));
+            if (Thread.currentThread().isInterrupted()) {
+                throw new LockException("Interrupted while waiting for lock '" + key + "'");
+            }
+        }
+    }
+
+    /** One Redlock attempt: lock on a majority, then the fencing token on a majority, within the validity. */
+    private Attempt attempt(String key, String token, long leaseMillis) {
+        long start = System.nanoTime();
+        long validUntil = start + validityNanos(leaseMillis);
+        Round<RedlockNode.Taken> locked = Round.send(this.nodes, this.quorum, this.calls,
+                (node) -> node.acquire(key, token, leaseMillis), RedlockNode.Taken::acquired);
+        try {
+            locked.await(validUntil, false);
+            if (locked.successes() >= this.quorum && System.nanoTime() - validUntil < 0) {
+                long fence = nextFence(key, locked, validUntil);
+                if (fence > 0) {
+                    return new Attempt(new RedlockHandle(this, key, token, fence, leaseMillis, start, locked),
+                            locked);
+                }
+            }
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            undo(key, token, locked);
+            throw new LockException("Interrupted while acquiring lock '" + key + "'", ex);
+        }
+        catch (RuntimeException | Error ex) {
+            undo(key, token, locked);
+            throw ex;
+        }
+        undo(key, token, locked);
+        return new Attempt(null, locked);
+    }
+
+    /**
+     * How many nodes answered the failed last attempt without an error, once every node answered or failed
+     * (bounded by the command timeout, and the validity as a backstop): whether the lock is taken by someone
+     * else or a majority is out of reach.
+     */
+    private int reachable(Round<RedlockNode.Taken> round, long leaseMillis) {
+        try {
+            round.await(System.nanoTime() + validityNanos(leaseMillis), true);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        return this.nodes.length - round.errors();
+    }
+
+    /**
+     * Undoes a failed attempt: releases the token on every node now, and again on each node whose answer
+     * comes later (its acquisition may have run after this release, over another connection).
+     */
+    private void undo(String key, String token, Round<RedlockNode.Taken> attempt) {
+        attempt.whenAnswered((index) -> {
+            try {
+                this.calls.execute(() -> this.nodes[index].release(key, token));
+            }
+            catch (RuntimeException ex) {
+                logger.debug("Could not undo a late Redlock attempt on " + this.nodes[index], ex);
+            }
+        });
+        releaseEverywhere(key, token);
+    }
+
+    /**
+     * The fencing token: one more than the largest counter of the nodes that took the lock (a majority), or the
+     * largest of their clocks (microseconds) when that is more, raised to on every node and confirmed by a
+     * majority within the validity time. Counters expire a day after their last raise, so that a key used once
+     * leaves nothing behind for good; tokens still increase, as the clocks have moved on by then.
+     * @return the token, or 0 when a majority did not confirm it in time
+     */
+    private long nextFence(String key, Round<RedlockNode.Taken> locked, long validUntil)
+            throws InterruptedException {
+        long max = 0;
+        long clock = 0;
+        for (int i = 0; i < this.nodes.length; i++) {
+            RedlockNode.Taken taken = locked.answer(i);
+            if (taken != null && taken.acquired()) {
+                max = Math.max(max, taken.counter());
+                clock = Math.max(clock, taken.clock());
+            }
+        }
+        long fence = Math.max(max + 1, clock);
+        Round<Long> raised = Round.send(this.nodes, this.quorum, this.calls, (node) -> node.raiseFence(key, fence),
+                (stored) -> stored == fence);
+        raised.await(validUntil, false);
+        for (int i = 0; i < this.nodes.length; i++) {
+            Long stored = raised.answer(i);
+            if (stored != null && stored > fence) {
+                throw new LockException("Redlock node " + i + " holds fencing token " + stored + " for lock '" + key
+                        + "', larger than the " + fence + " a majority agreed on: a node lost its data or the "
+                        + "nodes are shared with another configuration; not taken");
+            }
+        }
+        return (raised.successes() >= this.quorum && System.nanoTime() - validUntil < 0) ? fence : 0;
+    }
+
+    /** The lease less a clock drift allowance of 1% plus 2 ms, in ns. */
+    static long validityNanos(long leaseMillis) {
+        return TimeUnit.MILLISECONDS.toNanos(leaseMillis - leaseMillis / 100 - 2);
+    }
+
+    /** Best effort, without waiting: whatever the token took on any node goes. */
+    void releaseEverywhere(String key, String token) {
+        Round.send(this.nodes, this.quorum, this.calls, (node) -> node.release(key, token), (released) -> released);
+    }
+
+    RedlockNode[] nodes() {
+        return this.nodes;
+    }
+
+    int quorum() {
+        return this.quorum;
+    }
+
+    ExecutorService calls() {
+        return this.calls;
+    }
+
+    void lost(RedlockHandle handle, io.github.redislock.LockLossDetection detection) {
+        logger.warn("Redlock lock '" + handle.key() + "' (fencing token " + handle.fencingToken() + ") was lost, "
+                + "detected at " + detection + ": a majority of nodes no longer holds it, so another holder may "
+                + "have run the same critical section");
+        try {
+            this.lossListener.lockLost(handle.key(), handle.token(), handle.fencingToken(), detection);
+        }
+        catch (RuntimeException ex) {
+            logger.warn("Lock loss listener failed for '" + handle.key() + "'", ex);
+        }
+    }
+
+    private static String newToken() {
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    /** Stops renewing (held locks then expire with their lease) and the node calls. */
+    void close() {
+        this.scheduler.shutdownNow();
+        this.calls.shutdownNow();
+    }
+
+    private record Attempt(@Nullable RedlockHandle handle, Round<RedlockNode.Taken> round) {
+    }
+}
