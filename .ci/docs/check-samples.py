@@ -23,7 +23,7 @@ for f in files:
         j = i
         while j < len(lines) and not lines[j].strip():
             j += 1
-        src = re.match(r'^\(?\*?From `([^`]+)`', lines[j]) if j < len(lines) else None
+        src = re.match(r'^\s*\(?\*?From `([^`]+)`', lines[j]) if j < len(lines) else None
         if not src:
             unsourced.append(f'{os.path.relpath(f, root)}:{start + 1} ({lang or "text"})'); continue
         checked += 1
