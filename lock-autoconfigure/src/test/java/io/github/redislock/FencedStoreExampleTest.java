@@ -12,9 +12,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The README's fencing example, run for real: a holder pauses past its lease (a GC pause, a stalled VM), the
- * next holder takes the lock and writes, then the first one wakes up and writes too. The store rejects the
- * stale write because it carries a smaller fencing token than one it has already accepted.
+ * The fencing example of docs/semantics-and-guarantees.md, run for real: a holder pauses past its lease (a GC
+ * pause, a stalled VM), the next holder takes the lock and writes, then the first one wakes up and writes too.
+ * The store rejects the stale write because it carries a smaller fencing token than one it has already
+ * accepted.
  */
 class FencedStoreExampleTest {
 

@@ -174,7 +174,7 @@ final class LockedReturn {
             case PLAIN -> this.optional ? Optional.empty() : null;
             case STAGE -> CompletableFuture.completedFuture(null);
             case REACTIVE -> this.adapter.fromPublisher(ReactiveLocking.empty());
-            // Kotlin's null: what a skipped suspend function returns (see the README on non-null return types).
+            // Kotlin's null: what a skipped suspend function returns (see docs/kotlin.md on non-null return types).
             case SUSPENDING -> null;
             case FLOW -> SuspendingLocking.emptyFlow();
         };

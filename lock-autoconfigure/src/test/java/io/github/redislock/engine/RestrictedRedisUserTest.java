@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Redis users with only the commands, keys and channels the README's ACL example lists for one service
+ * Redis users with only the commands, keys and channels the ACL example of docs/security.md lists for one service
  * (key prefix {@code engine-test:}): confined to its own keys and channels, the service locks, hands locks on
  * at once and waits for its replica. Without any channel (what Redis 7 gives a new ACL user by default)
  * hand-off messages are refused, but locking still works, a completed hand-off is not reported as a failed
@@ -39,7 +39,7 @@ class RestrictedRedisUserTest {
     @Test
     void aServiceConfinedToItsOwnKeysAndChannelsLocksHandsOnAtOnceAndWaitsForItsReplica(CapturedOutput output)
             throws Exception {
-        // The README's example for a service with key-prefix "engine-test:".
+        // The example in docs/security.md for a service with key-prefix "engine-test:".
         setUser("resetchannels", "&" + LockApplication.PREFIX + "~lock~*");
         try (RedisServer replica = RedisServer.builder()
             .arguments("--replicaof", redis.server().host(), String.valueOf(redis.server().port()))
@@ -72,7 +72,7 @@ class RestrictedRedisUserTest {
     @Test
     void aHandOffWhoseMessageIsRefusedStillReachesTheWaiterAndTheLogSaysWhatToGrant(CapturedOutput output)
             throws Exception {
-        // Exactly the commands and keys the README lists, and no channel at all.
+        // Exactly the commands and keys docs/security.md lists, and no channel at all.
         setUser("resetchannels");
         String url = "spring.data.redis.url=redis://locker:secret@" + redis.server().host() + ":"
                 + redis.server().port();
@@ -96,8 +96,8 @@ class RestrictedRedisUserTest {
     }
 
     /**
-     * The README's ACL example: the commands (with {@code +wait} for replica acknowledgement), the service's key
-     * pattern, and the given channel rules.
+     * The ACL example of docs/security.md: the commands (with {@code +wait} for replica acknowledgement), the
+     * service's key pattern, and the given channel rules.
      */
     private static void setUser(String... channels) {
         List<String> rule = new ArrayList<>(List.of("ACL", "SETUSER", "locker", "on", ">secret", "resetkeys",
