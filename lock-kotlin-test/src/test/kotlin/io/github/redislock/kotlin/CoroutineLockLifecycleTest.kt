@@ -29,6 +29,7 @@ import org.awaitility.Awaitility.await
 import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.extension.RegisterExtension
+import org.springframework.boot.actuate.endpoint.Show
 import org.springframework.context.ApplicationContext
 import org.springframework.context.ApplicationListener
 
@@ -121,7 +122,8 @@ class CoroutineLockLifecycleTest {
             }
         }
         val fence = entered.await()
-        val held = RedisLocksEndpoint(app.getBean(RedisLockClient::class.java)).locks().held()
+        // Keys shown: the endpoint masks them unless told otherwise (management.endpoint.redislocks.show-keys).
+        val held = RedisLocksEndpoint(app.getBean(RedisLockClient::class.java), Show.ALWAYS, setOf()).locks().held()
         assertThat(held).singleElement().satisfies({ assertThat(it.key()).isEqualTo("report") },
             { assertThat(it.fencingToken()).isEqualTo(fence) })
         release.complete(Unit)
