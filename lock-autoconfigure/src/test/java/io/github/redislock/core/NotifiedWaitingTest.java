@@ -62,6 +62,10 @@ class NotifiedWaitingTest {
         // Timed retries happen only when the holder's lease would run out: on a loaded machine the default
         // one-second safety retry could otherwise be mistaken for a notification, or add attempts.
         client.waiting().maxUnnotifiedWait(Duration.ofSeconds(60));
+        // A turn's local hand-overs are bounded by count and by time (50 ms by default). These tests count them,
+        // one per waiter with the test's checks in between, which on a loaded machine can outlast 50 ms: the
+        // turn would end early and add a hand-off in Redis. Bounded by count only here.
+        client.setLocalHandoverTimeLimit(Duration.ofMinutes(1));
         this.clients.add(client);
         return client;
     }
@@ -266,7 +270,11 @@ class NotifiedWaitingTest {
     void aClientWhoseWaitersGaveUpLeavesTheQueueAndPassesOnALockHandedToItMeanwhile() throws Exception {
         RedisLockClient holderClient = client();
         RedisLockClient impatientClient = client();
-        RedisLockClient patientClient = client();
+        // Subscribed before it waits: otherwise the confirmation of its subscription, coming late on a loaded
+        // machine, makes its waiter look at Redis, which may take the hand-off over before its message arrives;
+        // the message, late, then finds nobody waiting and takes the client out of the queue while it holds the
+        // lock (safe: it passes on only a hand-off that is still its own), and this test is about the message.
+        RedisLockClient patientClient = subscribed(client());
         LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         // First in the queue, then gives up: its entry goes at once.
         assertThat(acquire(impatientClient, List.of("hot"), TimeUnit.MILLISECONDS.toNanos(200), 30_000)).isNull();

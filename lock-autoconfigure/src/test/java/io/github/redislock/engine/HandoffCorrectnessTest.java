@@ -356,6 +356,18 @@ class HandoffCorrectnessTest {
                     // A 3 s lease: renewals (every second) and queue-entry expiry (3 s) happen during the run.
                     applications.add(LockApplication.start(redis, "redis-lock.lease-time=3s"));
                 }
+                // Every application listens for hand-offs before the run starts. Until its subscription is
+                // confirmed, an application finds a lock handed to it only at its next timed look (as documented),
+                // and on a loaded machine that confirmation came seconds after the first wait, well past the half
+                // second the idle check leaves out: the key lay idle for 337 and 487 ms with a hand-off no message
+                // had announced. Any wait subscribes, as a waiting thread joins its line before its first attempt.
+                for (LockApplication application : applications) {
+                    application.template().run("subscribe-first", Duration.ofSeconds(10), null, () -> {
+                    });
+                }
+                await("every application's hand-off subscription").atMost(Duration.ofSeconds(30))
+                    .until(() -> ((List<?>) redis.command("PUBSUB", "CHANNELS", "*~lock~handoff:*")).size()
+                            == APPLICATIONS);
                 for (int a = 0; a < APPLICATIONS; a++) {
                     int application = a;
                     DistributedLockTemplate template = applications.get(a).template();

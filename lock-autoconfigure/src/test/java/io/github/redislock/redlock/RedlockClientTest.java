@@ -132,7 +132,14 @@ class RedlockClientTest {
         held.close();
         LockHandle next = waiter.get(20, TimeUnit.SECONDS);
         assertThat(next.fencingToken()).isGreaterThan(releasedFence);
-        awaitHolders(next, 5);
+        // The release reaches every node: each holds the waiter's lock or none, a majority the waiter's. Not
+        // every node: close() returns once a majority released, and the waiter's attempt, 20-70 ms after its last
+        // one, can reach a node before the release does; it is refused there and holds the others.
+        String owner = next.token().substring(0, next.token().indexOf(':') + 1);
+        await().untilAsserted(() -> assertThat(masters).allSatisfy((master) -> assertThat(master.command("GET", KEY))
+                .satisfiesAnyOf((value) -> assertThat(value).isNull(),
+                        (value) -> assertThat((String) value).startsWith(owner))));
+        assertThat(holders(next)).isGreaterThanOrEqualTo(3);
         next.close();
     }
 
@@ -186,7 +193,9 @@ class RedlockClientTest {
         await().untilAsserted(() -> assertThat(paused.command("GET", KEY)).satisfiesAnyOf(
                 (value) -> assertThat(value).isNull(),
                 (value) -> assertThat((String) value).startsWith(next.token().substring(0, next.token().indexOf(':')))));
-        assertThat(holders(next)).isGreaterThanOrEqualTo(4);
+        // The four nodes that were not paused; acquire() returned once a majority (three) answered, and the
+        // others' answers follow.
+        await().untilAsserted(() -> assertThat(holders(next)).isGreaterThanOrEqualTo(4));
         next.close();
     }
 
@@ -357,6 +366,9 @@ class RedlockClientTest {
             String value = (String) masters.get(i).command("GET", KEY);
             takenAt[i] = Long.parseLong(value.substring(value.indexOf(':') + 1));
         }
+        // The minimum counts from when the majority and the fence were confirmed: after the third node took the key
+        // (the nodes share this machine's clock). A node that answered later keeps it less long after its own take.
+        long majorityAt = java.util.Arrays.stream(takenAt).sorted().skip(2).findFirst().orElseThrow();
         held.close();
         assertThat(masters).allSatisfy((master) -> {
             assertThat((String) master.command("GET", KEY)).startsWith("~kept:");
@@ -372,8 +384,8 @@ class RedlockClientTest {
             String value = (String) masters.get(i).command("GET", KEY);
             if (value != null && value.startsWith(owner)) {
                 took++;
-                assertThat(Long.parseLong(value.substring(owner.length())) - takenAt[i])
-                    .as("node %d's Redis time between the two acquisitions, µs", i)
+                assertThat(Long.parseLong(value.substring(owner.length())) - majorityAt)
+                    .as("node %d's Redis time from the first holder's majority to the next acquisition, µs", i)
                     .isGreaterThanOrEqualTo(hold.toNanos() / 1000);
             }
         }
