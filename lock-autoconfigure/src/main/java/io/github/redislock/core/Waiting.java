@@ -258,10 +258,7 @@ final class Waiting {
         this.exit.handedOver(keyName);
     }
 
-    /**
-     * The channel of these keys is listened to now (on the thread that read the confirmation): a hand-off
-     * sent before, while it was not, was missed, so the first waiter of each of their lines looks at Redis.
-     */
+    /** The channel of these keys is listened to now (on the I/O thread): see {@link Lines#lookNow}. */
     void lookNow(Predicate<String> keys) {
         this.lines.lookNow(keys);
     }
