@@ -263,19 +263,12 @@ final class Waiting {
         this.lines.lookNow(keys);
     }
 
-    /**
-     * Releases a lock a thread here holds, passing it to a thread waiting here or in Redis (see {@link Releases}).
-     * @param wasHeld false when the lock had already been found lost: it then only goes to Redis
-     * @return true when released or passed on, false when the key was no longer ours
-     */
+    /** Releases a lock a thread here holds, to a thread waiting here or in Redis: see {@link Releases#release}. */
     boolean release(HeldLock lock, boolean wasHeld) {
         return this.releases.release(lock, wasHeld, 0);
     }
 
-    /**
-     * {@link #release(HeldLock, boolean)}, keeping the key {@code keepMillis} more when that is above 0
-     * (holdAtLeast): never passed to a thread here; the key stays in Redis, owned by nobody, until it expires.
-     */
+    /** The same, keeping the key {@code keepMillis} more when that is above 0 (holdAtLeast). */
     boolean release(HeldLock lock, boolean wasHeld, long keepMillis) {
         return this.releases.release(lock, wasHeld, keepMillis);
     }
