@@ -49,7 +49,7 @@ public class DistributedLockTemplate {
     private @Nullable LockObservations observations;
 
     /**
-     * @param locks takes the locks (the Redis engine, in the starter)
+     * @param locks takes the locks (in the starter: the lock engine over the configured store)
      * @param defaultWaitTime the wait time of calls that pass {@code null}
      * @param onLeaseLost whether {@link #execute} and {@link #run} throw {@link LockLostException} when the lock
      * was lost while the action ran
@@ -64,7 +64,7 @@ public class DistributedLockTemplate {
      * Runs the action under the lock and returns its result. Inside the action,
      * {@link LockContext#current()} is this lock.
      * @throws LockNotAcquiredException if the lock stays taken for the whole wait time (the action does not run)
-     * @throws LockException if Redis fails while the lock is taken (the action does not run)
+     * @throws LockException if the store fails while the lock is taken (the action does not run)
      * @throws LockLostException if the lock was lost while the action ran and {@code redis-lock.on-lease-lost}
      * is {@code throw}
      */
@@ -92,7 +92,7 @@ public class DistributedLockTemplate {
      * ({@link LockRequest#nonReentrant()}): the calling thread moves on while the work runs, so its next call
      * for the same key waits for this one like any other.
      * @throws LockNotAcquiredException if the lock stays taken for the whole wait time (the action does not run)
-     * @throws LockException if Redis fails while the lock is taken (the action does not run)
+     * @throws LockException if the store fails while the lock is taken (the action does not run)
      */
     public <T> CompletableFuture<T> executeAsync(LockRequest request,
             Supplier<? extends @Nullable CompletionStage<T>> action) {
@@ -107,7 +107,7 @@ public class DistributedLockTemplate {
      * Takes every lock of the request and hands them to the caller, who must close the handle; for callers
      * that manage the lock's extent themselves (a reactive pipeline, say). {@link LockContext} does not see it.
      * @throws LockNotAcquiredException if the lock stays taken for the whole wait time
-     * @throws LockException if Redis fails (nothing is then held)
+     * @throws LockException if the store fails (nothing is then held)
      */
     public LockHandle acquire(LockRequest request) {
         return take(request);
@@ -153,7 +153,7 @@ public class DistributedLockTemplate {
      * Takes the lock and hands it to the caller, who must close it (try-with-resources).
      * {@link LockContext} does not see such a handle.
      * @return the handle, or empty if the lock stayed taken for the whole wait time
-     * @throws LockException if Redis fails (nothing is then held)
+     * @throws LockException if the store fails (nothing is then held)
      */
     public Optional<LockHandle> tryAcquire(String key, @Nullable Duration waitTime, @Nullable Duration leaseTime) {
         return tryAcquire(request(key, waitTime, leaseTime));

@@ -4,8 +4,8 @@ package io.github.redislock;
  * Base of every exception this library throws. Unchecked: a lock failure is a runtime condition the
  * caller usually cannot repair in place.
  * <p>
- * Thrown as-is when Redis fails while a lock is taken (connection refused, command timeout, error
- * reply): the message names the lock key and the cause is the Redis client's exception. The annotated
+ * Thrown as-is when the store fails while a lock is taken (connection refused, command timeout, error
+ * reply): the message names the lock key and the cause is the store client's exception. The annotated
  * method has not run in that case.
  */
 public class LockException extends RuntimeException {

@@ -17,56 +17,54 @@ package io.github.redislock;
  */
 public interface LockHandle extends AutoCloseable {
 
-    /** The Redis key of the lock, key prefix included. */
+    /** The key of the lock in its store, key prefix included. */
     String key();
 
     /**
-     * The value stored under the key while this handle holds it: {@code <token>:<fencing token>}, where the
-     * token is random and new for every acquisition that went to Redis (a lock handed over by a release is
-     * rewritten to it when taken over). A lock passed straight from another thread of this application keeps
-     * the value it had, so use {@link #fencingToken()}, not this, to tell holders apart.
+     * The value the store keeps for this holder while this handle holds the lock: random and new for every
+     * acquisition that went to the store (the Redis stores' form is in the reference guide, docs/topologies.md).
+     * A lock passed straight from another thread of this application keeps the value it had, so use
+     * {@link #fencingToken()}, not this, to tell holders apart.
      */
     String token();
 
     /**
      * The fencing token of this acquisition: a number that strictly increases with every acquisition of the
-     * same key, across all clients, as long as the Redis server's clock does not step back (which lease
-     * expiry relies on as well): it is Redis time in microseconds, or one more than the previous holder's
-     * token when a release hands the lock straight on. Hand it to the store the lock protects and let the
-     * store reject writes carrying a smaller number than one it has already seen; that stops a holder that
-     * paused past its lease from overwriting the work of the next holder.
+     * same key, across all clients, under the conditions the lock's store states (for the Redis stores: see
+     * docs/topologies.md). Hand it to the resource the lock protects and let that reject writes carrying a
+     * smaller number than one it has already seen; that stops a holder that paused past its lease from
+     * overwriting the work of the next holder.
      */
     long fencingToken();
 
     /**
      * Whether this handle still holds the lock as far as the client can tell: true from acquisition until
      * {@link #close()}, until the lease has run out by this JVM's clock since the last successful acquire or
-     * renewal, or until a renewal, release or check found the key no longer ours, whichever comes first. It
-     * turns false at once on such a finding, but between renewals it cannot see a key deleted or overwritten
-     * behind the client's back.
+     * renewal, or until a renewal, release, check or the store itself found the lock no longer ours,
+     * whichever comes first. It turns false at once on such a finding, but between renewals it cannot see a
+     * lock removed or overwritten in the store behind the client's back.
      */
     boolean isHeld();
 
     /**
-     * Whether the lock is known to be lost: a renewal, the release or a check found the key no longer
-     * holding this handle's value (its lease ran out, or it was removed). Another holder may then have run
-     * the same critical section; {@code LockLostEvent} says so too.
+     * Whether the lock is known to be lost: a renewal, the release, a check or the store itself found the
+     * store no longer holding the lock for this handle (its lease ran out, or it was removed). Another holder
+     * may then have run the same critical section; {@code LockLostEvent} says so too.
      */
     boolean isLost();
 
     /**
-     * Asks Redis, now, whether the key still holds this handle's value; if not, the lock is marked lost
-     * and the loss signalled. One round trip.
-     * @throws LockException if Redis cannot be reached
+     * Asks the store, now, whether it still holds the lock for this handle; if not, the lock is marked lost
+     * and the loss signalled. One round trip to the store.
+     * @throws LockException if the store cannot be reached
      */
     boolean verifyHeld();
 
     /**
-     * Releases the lock: hands it to the next waiting application, or deletes the key, only if it still holds
-     * this handle's value. Never throws for a lock
-     * that is already gone (expired, or taken by another holder after expiry); such a release deletes
-     * nothing and logs a warning. Throws {@link LockException} only if Redis cannot be reached; the key
-     * then expires with its lease.
+     * Releases the lock, only if the store still holds it for this handle: the store frees it, or hands it
+     * straight to the next waiter where it queues them. Never throws for a lock that is already gone (expired,
+     * or taken by another holder after expiry); such a release removes nothing and logs a warning. Throws
+     * {@link LockException} only if the store cannot be reached; the lock then ends with its lease.
      */
     @Override
     void close();

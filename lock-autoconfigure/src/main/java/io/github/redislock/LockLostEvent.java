@@ -6,10 +6,11 @@ import org.springframework.context.ApplicationEvent;
 
 /**
  * Published when a lock this application held turned out not to be held any more: its lease ran out (a
- * pause longer than the lease, Redis unreachable through the renewals, a fixed lease shorter than the
- * work) or the key was deleted or overwritten (Redis restarted, failed over, evicted it). From that moment
- * another holder may be running the same critical section. Listen with {@code @EventListener} to alert,
- * compensate or stop the work; the holder's {@link LockHandle#isHeld()} is already false.
+ * pause longer than the lease, the store unreachable through the renewals, a fixed lease shorter than the
+ * work) or the store lost it (a restart, failover or eviction deleted or overwrote it; the reference
+ * guide's docs/topologies.md has the cases per store). From that moment another holder may be running the
+ * same critical section. Listen with {@code @EventListener} to alert, compensate or stop the work; the
+ * holder's {@link LockHandle#isHeld()} is already false.
  * <p>
  * Published on the thread that noticed: the renewal scheduler, the releasing thread or the committing one.
  */
@@ -37,12 +38,12 @@ public class LockLostEvent extends ApplicationEvent {
         this.detection = detection;
     }
 
-    /** The Redis key of the lost lock. */
+    /** The key of the lost lock in its store, prefix included. */
     public String getKey() {
         return this.key;
     }
 
-    /** The token this application had stored under the key. */
+    /** The token the store kept for this application's holder ({@link LockHandle#token()}). */
     public String getToken() {
         return this.token;
     }

@@ -16,7 +16,7 @@ public class LockLostException extends LockException {
         this.key = key;
     }
 
-    /** The Redis key of the lost lock. */
+    /** The key of the lost lock in its store, prefix included. */
     public String getKey() {
         return this.key;
     }

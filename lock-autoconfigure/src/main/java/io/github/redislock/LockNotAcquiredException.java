@@ -21,7 +21,7 @@ public class LockNotAcquiredException extends LockException {
         this.waited = waited;
     }
 
-    /** The Redis keys (prefix included) that were requested, in the order they were tried. */
+    /** The keys in the store (prefix included) that were requested, in the order they were tried. */
     public List<String> getKeys() {
         return this.keys;
     }

@@ -1,8 +1,9 @@
 package io.github.redislock;
 
 /**
- * Takes locks for {@link DistributedLockTemplate} and {@code @DistributedLock}. The starter's implementation
- * is the Redis engine, {@code io.github.redislock.core.RedisLockClient}; define a bean of this type to put
+ * Takes locks for {@link DistributedLockTemplate} and {@code @DistributedLock}: the seam between the front end
+ * and the lock engine. The starter's implementation takes them in the store it is configured with (a single
+ * Redis, or Redlock over several Redis masters; see docs/topologies.md); define a bean of this type to put
  * another in its place.
  */
 @FunctionalInterface

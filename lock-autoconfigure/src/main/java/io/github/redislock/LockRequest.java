@@ -32,7 +32,7 @@ public final class LockRequest {
 
     /**
      * The longest lease a lock may have. A release hands a lock on only for a lease within 1 ms and this (the
-     * lease is read back from Redis, where another client may have written it).
+     * lease is read back from the store, where another client may have written it).
      */
     public static final Duration MAX_LEASE = Duration.ofDays(30);
 
@@ -92,7 +92,7 @@ public final class LockRequest {
             throw new LockException("Lock key is null or empty");
         }
         if (hasLoneSurrogate(key)) {
-            // Its UTF-8 bytes, which Redis sees, would not be the key compared in Java: two keys could share
+            // Its UTF-8 bytes, which the store sees, would not be the key compared in Java: two keys could share
             // one lock, or a key's hand-off never find its waiters.
             throw new LockException("Lock key '" + key + "' is not valid text: it has a lone surrogate (half of a "
                     + "character such as an emoji, cut apart?)");
@@ -181,7 +181,7 @@ public final class LockRequest {
     /**
      * The same request, whose keys stay taken at least this long after they were acquired (ShedLock's
      * {@code lockAtLeastFor}, for scheduled jobs on several instances): when the work ends sooner, the keys are not
-     * released but kept in Redis, owned by nobody who can enter (not this thread, not another one here, not a
+     * released but kept in the store, owned by nobody who can enter (not this thread, not another one here, not a
      * waiting application), until this long after the acquisition, and then expire; no waiting application is
      * handed them before. Work that runs longer releases as usual. It applies whether the work returns or throws.
      * {@link Duration#ZERO} (the default) keeps nothing.

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * Runs work under an acquired lock, the same way for the template and the annotation (whose interceptor
  * calls the template): the lock is visible through
  * {@code LockContext} while the work runs and released afterwards, and the work's own outcome wins. A release
- * that fails because Redis is unreachable does not turn finished work into a failure (the key expires with
+ * that fails because the store is unreachable does not turn finished work into a failure (the lock ends with
  * its lease); it is logged, or attached as suppressed to the work's own exception.
  */
 final class LockedCall {

@@ -7,7 +7,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Runs the annotated method while holding a Redis lock, so that at most one caller across every instance
+ * Runs the annotated method while holding a distributed lock, so that at most one caller across every instance
  * of the application runs it for the same key at a time.
  *
  * <pre>{@code
@@ -38,7 +38,7 @@ public @interface DistributedLock {
      * Several entries mean several locks, all taken before the method runs (in a canonical order, so two
      * callers naming the same keys in a different order cannot deadlock) and released together. A resolved
      * part that is null or empty, or a key longer than 512 bytes, fails the call with a
-     * {@link io.github.redislock.LockException} before Redis is contacted.
+     * {@link io.github.redislock.LockException} before the store is contacted.
      */
     String[] key();
 
@@ -49,7 +49,7 @@ public @interface DistributedLock {
     String waitTime() default "";
 
     /**
-     * Empty (the default): the lock lives {@code redis-lock.lease-time} in Redis and is renewed every third of
+     * Empty (the default): the lock lives {@code redis-lock.lease-time} in the store and is renewed every third of
      * that for as long as the method runs, so a slow method keeps it and a crashed instance loses it within
      * one lease. A value (same forms as {@link #waitTime()}) is a fixed lease, never renewed: the key expires
      * after it even if the method is still running.
@@ -59,7 +59,7 @@ public @interface DistributedLock {
     /**
      * The least time the lock stays taken after it was acquired (ShedLock's {@code lockAtLeastFor}), for
      * {@code @Scheduled} jobs on several instances: same forms as {@link #waitTime()}; empty (the default) for
-     * none. When the method returns or throws sooner, the key stays in Redis, owned by nobody who can enter,
+     * none. When the method returns or throws sooner, the key stays in the store, owned by nobody who can enter,
      * until this long after the acquisition, and then expires: an instance whose scheduler fires a little later
      * finds it taken and skips. A method that runs longer releases as usual. A fixed {@link #leaseTime()} must
      * not be shorter.

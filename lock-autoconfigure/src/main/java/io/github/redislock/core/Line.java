@@ -21,7 +21,7 @@ final class Line {
 
     private final ArrayDeque<Thread> waiters = new ArrayDeque<>();
 
-    /** Removed from {@link Waiting}'s map: nobody may join it any more. */
+    /** Removed from {@link Lines}: nobody may join it any more. */
     private boolean retired;
 
     /** Whether this application (most likely) has an entry in the key's Redis queue. */
@@ -206,15 +206,15 @@ final class Line {
         this.queued = true;
     }
 
-    /**
-     * A release by a thread here: whether it also gives up the queue entry, because nobody here waits. If
-     * so the application counts as no longer queued.
-     */
     /** The lock goes back to Redis: the application's turn is over, nobody here may be passed it any more. */
     synchronized void turnEnds() {
         this.eligible = 0;
     }
 
+    /**
+     * A release by a thread here: whether it also gives up the queue entry, because nobody here waits. If
+     * so the application counts as no longer queued.
+     */
     synchronized boolean releaseLeaves() {
         if (this.queued && this.waiters.isEmpty()) {
             this.queued = false;

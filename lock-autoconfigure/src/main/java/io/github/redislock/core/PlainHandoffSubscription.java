@@ -5,11 +5,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
@@ -22,7 +17,6 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
-import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
  * Plain pub/sub through a {@link RedisMessageListenerContainer} on the application's connection factory: any
@@ -42,18 +36,14 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * <li>Messages and confirmations are passed on directly on the thread that read them (Lettuce's I/O thread,
  * or the container's subscription thread on Jedis), so the consumers must not block.</li>
  * </ul>
- * Two daemon threads of this class, never one per channel: the container's (held by a Jedis subscription)
- * and one that gives it channels; idle, they end after ten seconds, and all end once {@link #close closed} (a
- * Jedis subscription thread as soon as the server answers the unsubscribe).
+ * Two daemon threads, never one per channel (see {@link HandoffContainer}, which owns them and the container):
+ * the container's (held by a Jedis subscription) and one that gives it channels; idle, they end after ten
+ * seconds, and all end once {@link #close closed} (a Jedis subscription thread as soon as the server answers
+ * the unsubscribe). This class owns the channels asked for and their registration.
  */
 final class PlainHandoffSubscription implements HandoffSubscription {
 
     private static final Log logger = LogFactory.getLog(PlainHandoffSubscription.class);
-
-    /** How long the container may wait for Redis to confirm a subscription or an unsubscribe (close). */
-    private static final long REGISTRATION_WAIT_MILLIS = 1000;
-
-    private final RedisConnectionFactory connectionFactory;
 
     private final Listener listener;
 
@@ -69,17 +59,8 @@ final class PlainHandoffSubscription implements HandoffSubscription {
     /** Guarded by {@code this}. */
     private boolean closed;
 
-    /** Guarded by {@code this}; created on first need. */
-    private @Nullable RedisMessageListenerContainer container;
-
-    /**
-     * The container's subscription thread (Jedis blocks it in its subscribe) and its recoveries (scheduled, not
-     * slept). Guarded by {@code this}; created on first need.
-     */
-    private @Nullable ScheduledThreadPoolExecutor containerThread;
-
-    /** Gives channels to the container, which may wait for Redis. Guarded by {@code this}; created on first need. */
-    private @Nullable ThreadPoolExecutor registrar;
+    /** The container and its threads. Guarded by {@code this}. */
+    private final HandoffContainer container;
 
     private volatile boolean failing;
 
@@ -89,7 +70,7 @@ final class PlainHandoffSubscription implements HandoffSubscription {
      */
     PlainHandoffSubscription(RedisConnectionFactory connectionFactory, Consumer<byte[]> messages,
             Consumer<String> subscribed) {
-        this.connectionFactory = connectionFactory;
+        this.container = new HandoffContainer(connectionFactory);
         this.listener = new Listener(messages, subscribed);
     }
 
@@ -103,8 +84,7 @@ final class PlainHandoffSubscription implements HandoffSubscription {
             if (this.closed) {
                 return true;
             }
-            RedisMessageListenerContainer container = this.container;
-            if (this.channels.contains(channel) && container != null && container.isListening()) {
+            if (this.channels.contains(channel) && this.container.isListening()) {
                 return false;
             }
             this.channels.add(channel);
@@ -116,7 +96,7 @@ final class PlainHandoffSubscription implements HandoffSubscription {
             }
             this.registering = true;
             try {
-                registrar().execute(this::register);
+                this.container.registrar().execute(this::register);
             }
             catch (RuntimeException ex) {
                 this.registering = false;
@@ -138,12 +118,12 @@ final class PlainHandoffSubscription implements HandoffSubscription {
                 }
                 this.pending.forEach((channel) -> topics.add(new ChannelTopic(channel)));
                 this.pending.clear();
-                container = container();
+                container = this.container.listenerContainer();
             }
             try {
                 // Started with no channels it opens no connection; adding them subscribes (on Jedis on the
                 // container's subscription thread) and waits for the server's confirmation, at most
-                // REGISTRATION_WAIT_MILLIS for the first.
+                // HandoffContainer.REGISTRATION_WAIT_MILLIS for the first.
                 container.start();
                 container.addMessageListener(this.listener, topics);
                 this.failing = false;
@@ -167,101 +147,22 @@ final class PlainHandoffSubscription implements HandoffSubscription {
         }
     }
 
-    private RedisMessageListenerContainer container() {
-        if (this.container == null) {
-            RedisMessageListenerContainer container = new RedisMessageListenerContainer();
-            container.setConnectionFactory(this.connectionFactory);
-            container.setBeanName("redis-lock-handoff");
-            container.setSubscriptionExecutor(containerThread());
-            // The listener only wakes a thread or queues a task: no need for a thread per message.
-            container.setTaskExecutor(Runnable::run);
-            container.setMaxSubscriptionRegistrationWaitingTime(REGISTRATION_WAIT_MILLIS);
-            ExponentialBackOff backOff = new ExponentialBackOff(100, 2);
-            backOff.setMaxInterval(5000);
-            container.setRecoveryBackoff(backOff);
-            container.afterPropertiesSet();
-            this.container = container;
-        }
-        return this.container;
-    }
-
-    private ScheduledThreadPoolExecutor containerThread() {
-        if (this.containerThread == null) {
-            // One thread: a Jedis subscription holds it until it fails, then schedules its recovery on it. On
-            // Lettuce it is only needed for recoveries and ends when idle.
-            ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, daemon("redis-lock-handoff"));
-            executor.setKeepAliveTime(10, TimeUnit.SECONDS);
-            executor.allowCoreThreadTimeOut(true);
-            executor.setRemoveOnCancelPolicy(true);
-            this.containerThread = executor;
-        }
-        return this.containerThread;
-    }
-
-    private ThreadPoolExecutor registrar() {
-        if (this.registrar == null) {
-            ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                    daemon("redis-lock-handoff-registration"));
-            executor.allowCoreThreadTimeOut(true);
-            this.registrar = executor;
-        }
-        return this.registrar;
-    }
-
-    private static ThreadFactory daemon(String name) {
-        return (task) -> {
-            Thread thread = new Thread(task, name);
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
-
     /**
-     * Unsubscribes and stops the threads. Waits at most about three times {@value #REGISTRATION_WAIT_MILLIS} ms
-     * for Redis (a registration on its way, a subscription being set up, the unsubscribe); a Jedis thread still
-     * waiting for a stalled server ends with its connection.
+     * Unsubscribes and stops the threads. Waits at most about three times
+     * {@value HandoffContainer#REGISTRATION_WAIT_MILLIS} ms for Redis (a registration on its way, a subscription
+     * being set up, the unsubscribe); a Jedis thread still waiting for a stalled server ends with its connection.
      */
     @Override
     public void close() {
-        RedisMessageListenerContainer container;
-        ScheduledThreadPoolExecutor containerThread;
-        ThreadPoolExecutor registrar;
         synchronized (this) {
             if (this.closed) {
                 return;
             }
             this.closed = true;
             this.pending.clear();
-            container = this.container;
-            containerThread = this.containerThread;
-            registrar = this.registrar;
         }
-        if (registrar != null) {
-            // A registration on its way could start the container again after it stopped: let it end first.
-            registrar.shutdownNow();
-            awaitTermination(registrar);
-        }
-        if (container != null) {
-            try {
-                container.destroy();
-            }
-            catch (Exception ex) {
-                logger.debug("Closing the hand-off subscription failed", ex);
-            }
-        }
-        if (containerThread != null) {
-            // Drops a recovery scheduled meanwhile: none may subscribe again after the container stopped.
-            containerThread.shutdownNow();
-        }
-    }
-
-    private static void awaitTermination(ThreadPoolExecutor executor) {
-        try {
-            executor.awaitTermination(REGISTRATION_WAIT_MILLIS, TimeUnit.MILLISECONDS);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
+        // Nothing is created once closed: the container and its threads can be stopped outside the lock.
+        this.container.close();
     }
 
     /** The container's listener: messages and subscription confirmations, passed on as they come. */

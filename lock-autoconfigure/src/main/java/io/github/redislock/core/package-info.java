@@ -7,9 +7,10 @@
  * typed replies, over {@code LockCommands} (Boot's shared Lettuce connection or a
  * {@code StringRedisTemplate}); {@code LockValue}, {@code LockKey} and {@code KeySlots} name what is
  * stored where;</li>
- * <li>{@code Waiting} with its {@code Line}s: attempts, waiting threads, the application's place in a key's
- * Redis queue, hand-offs and local hand-overs (its Javadoc has the state machine), hearing releases through
- * {@code HandoffChannel};</li>
+ * <li>{@code Waiting}: a waiting thread's steps (its Javadoc has the state machine), over {@code Lines} (one
+ * {@code Line} of waiting threads per key), {@code QueueExit} (leaving a key's Redis queue; hand-offs received
+ * and passed on), {@code LocalHandover} (passing a lock to a thread here), {@code Releases} and
+ * {@code TimedLooks}; hearing releases through {@code HandoffChannel};</li>
  * <li>{@code HeldLock}: what one lock holds in Redis (the store's {@code StoreLock});</li>
  * <li>{@code ReplicaAcknowledgement}: {@code WAIT} for replicas after each acquisition, when asked for;</li>
  * <li>{@code ConnectionKind}: which client library and topology the connection factory has.</li>

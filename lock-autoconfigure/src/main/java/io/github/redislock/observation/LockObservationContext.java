@@ -21,7 +21,7 @@ public class LockObservationContext extends Observation.Context {
         /** From the moment the lock is taken until it is released, the release included. */
         HOLD,
 
-        /** The release alone: one Redis round trip that hands the lock on or deletes the key. */
+        /** The release alone: the store frees the lock or hands it on (one round trip on a single Redis). */
         RELEASE
     }
 
@@ -37,10 +37,10 @@ public class LockObservationContext extends Observation.Context {
         /** The lock was released while still ours. */
         RELEASED,
 
-        /** The lock turned out lost (its lease ran out, or the key was removed) while it was held. */
+        /** The lock turned out lost (its lease ran out, or the store lost it) while it was held. */
         LOST,
 
-        /** Redis failed, the key was invalid, or the thread was interrupted. */
+        /** The store failed, the key was invalid, or the thread was interrupted. */
         ERROR;
 
         /** The tag value: lower case, words joined by a hyphen ({@code not-acquired}). */

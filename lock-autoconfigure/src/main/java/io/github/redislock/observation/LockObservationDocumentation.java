@@ -16,20 +16,20 @@ public enum LockObservationDocumentation implements ObservationDocumentation {
 
     /**
      * Taking a lock, the wait for it included. Outcome {@code acquired}, {@code not-acquired} (taken by someone
-     * else for the whole wait time) or {@code error} (Redis failed, bad key, interrupted).
+     * else for the whole wait time) or {@code error} (the store failed, bad key, interrupted).
      */
     ACQUIRE(HighCardinalityKeyNames.KEY),
 
     /**
      * Holding a lock: from the moment it is taken until its release is done. The locked work runs within it (so
      * its spans are children of this one). Outcome {@code released}, {@code lost} (the lock turned out lost
-     * while held) or {@code error} (the release failed: the key expires with its lease).
+     * while held) or {@code error} (the release failed: the lock ends with its lease).
      */
     HOLD(HighCardinalityKeyNames.KEY, HighCardinalityKeyNames.FENCING_TOKEN),
 
     /**
-     * Releasing a lock: one round trip that hands it to the next waiting application or deletes the key.
-     * Outcome {@code released}, {@code lost} (the key was no longer ours) or {@code error} (Redis failed).
+     * Releasing a lock: the store hands it to the next waiting application or frees it. Outcome
+     * {@code released}, {@code lost} (the lock was no longer ours) or {@code error} (the store failed).
      */
     RELEASE(HighCardinalityKeyNames.KEY, HighCardinalityKeyNames.FENCING_TOKEN);
 

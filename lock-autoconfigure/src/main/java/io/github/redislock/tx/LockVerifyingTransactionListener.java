@@ -13,7 +13,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 
 /**
  * Guards transactions that begin under a lock: just before such a transaction commits, the locks are
- * checked (a loss already found by renewal, and, if enabled, a look at Redis), and a lost lock fails the
+ * checked (a loss already found by renewal, and, if enabled, a look at the store), and a lost lock fails the
  * commit with {@link LockLostException}, which rolls the transaction back. Without this, work done after the
  * lease ran out would commit even though another holder may have done the same work meanwhile.
  * <p>
@@ -24,7 +24,7 @@ public final class LockVerifyingTransactionListener implements TransactionExecut
 
     private final boolean verifyInRedis;
 
-    /** @param verifyInRedis also ask Redis (one GET per lock) before each commit */
+    /** @param verifyInRedis also ask the store ({@link LockHandle#verifyHeld()}, per lock) before each commit */
     public LockVerifyingTransactionListener(boolean verifyInRedis) {
         this.verifyInRedis = verifyInRedis;
     }

@@ -172,6 +172,9 @@ class NotifiedWaitingTest {
         this.factories.add(factory);
         RedisLockClient waiterClient = new RedisLockClient(factory, "", Duration.ofSeconds(30),
                 (key, token, fence, detection) -> lost.add(key + " " + fence + " " + detection), null);
+        // The first waiter's release must pass the lock on here, however long the test's steps in between take
+        // on a loaded machine (past the default 50 ms the turn ends and the release goes to Redis instead).
+        waiterClient.setLocalHandoverTimeLimit(Duration.ofMinutes(1));
         this.clients.add(waiterClient);
         LockHandle other = acquire(client(), List.of("hot"), 0, 30_000);
         List<LockHandle> handles = new ArrayList<>();

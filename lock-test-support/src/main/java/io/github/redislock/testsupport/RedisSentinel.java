@@ -133,7 +133,7 @@ public final class RedisSentinel implements AutoCloseable {
      * on (a replication link that lags for good). Sentinel leaves it so for {@link #FAILOVER_TIMEOUT_MILLIS}.
      */
     public void detach(RedisServer replica) {
-        replica.command("REPLICAOF", replica.host(), Integer.toString(RedisServer.freePort()));
+        replica.command("REPLICAOF", replica.host(), Integer.toString(LoopbackPorts.freePort()));
         await("replica " + replica + " detached", () -> !info(this.master(), "replication")
             .contains("port=" + replica.port() + ","));
     }

@@ -187,13 +187,9 @@ final class ScenarioRun {
         properties.put("torture.wait-time", this.options.waitTime().toMillis() + "ms");
         properties.put("torture.fixed-lease", this.options.fixedLease().toMillis() + "ms");
         properties.put("torture.work-millis", Integer.toString(this.options.workMillis()));
-        // Redlock locks are reentrant since they run under the store-neutral engine (issue 21); its workers leave
-        // that kind out until a full torture run has covered it.
-        List<SectionKind> kinds = new ArrayList<>(List.of(SectionKind.RENEWED, SectionKind.FIXED,
-                SectionKind.REENTRANT, SectionKind.MULTI_KEY));
-        if (topology instanceof Topology.Redlock) {
-            kinds.remove(SectionKind.REENTRANT);
-        }
+        // Every kind on every topology: Redlock locks are reentrant and multi-key too, under the same engine.
+        List<SectionKind> kinds = List.of(SectionKind.RENEWED, SectionKind.FIXED, SectionKind.REENTRANT,
+                SectionKind.MULTI_KEY);
         properties.put("torture.kinds", kinds.stream().map(Enum::name).collect(Collectors.joining(",")));
         return properties;
     }
