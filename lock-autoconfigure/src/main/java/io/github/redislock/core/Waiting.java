@@ -49,7 +49,7 @@ import io.github.redislock.LockException;
  *                  none of the above holds                 in the Redis queue (possibly this one); the
  *                                                          application's turn ends
  * held by T        T releases, nobody waits here           leaving (the release takes the entry out)
- * held by T        T releases before its minimum            kept (see {@link io.github.redislock.engine.KeptLocks}): the key stays in
+ * held by T        T releases before its minimum            kept (see the engine's KeptLocks): the key stays in
  *                  (holdAtLeast), whoever waits here       Redis, owned by nobody, until it expires; never
  *                                                          passed on; the turn ends; the first waiter here
  *                                                          looks at Redis at once (then times its next look
