@@ -10,5 +10,11 @@ public enum LockLossDetection {
     RELEASE,
 
     /** The check against Redis just before a transaction commits found the lock no longer ours. */
-    COMMIT_CHECK
+    COMMIT_CHECK,
+
+    /**
+     * The store noticed by itself that the session holding the lock ended: a ZooKeeper session expired (Curator
+     * reported the connection LOST, or made a new ZooKeeper handle), which deletes the lock's ephemeral node.
+     */
+    SESSION
 }

@@ -39,21 +39,23 @@ import org.springframework.transaction.TransactionExecutionListener;
  * {@code ObservationRegistry}), and the advisor behind {@code @DistributedLock}. An application that defines
  * its own {@link LockProvider} bean gets the template and the advice on that provider, with or without a
  * {@link RedisConnectionFactory}.
- * Backs off when Spring Data Redis is absent, when there is neither a {@link RedisConnectionFactory} nor a
- * {@link LockProvider}, or with {@code redis-lock.enabled=false}; {@link RedisLockGuardAutoConfiguration} then makes sure no
+ * Without Spring Data Redis only the Redis engine is left out: another store's {@link LockProvider} (the
+ * ZooKeeper module's) gets the template and the advice. Backs off when there is neither a
+ * {@link RedisConnectionFactory} nor a {@link LockProvider}, or with {@code redis-lock.enabled=false}; {@link RedisLockGuardAutoConfiguration} then makes sure no
  * {@code @DistributedLock} method runs unlocked in silence. Every bean can be replaced by declaring one of the
  * same type.
  */
 // Boot's Redis auto-configuration by both of its names: Boot 4 moved it to a module (and package) of its own.
 @AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
         "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration" })
-@ConditionalOnClass(StringRedisTemplate.class)
 @ConditionalOnBooleanProperty(name = "redis-lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(RedisLockProperties.class)
 @Import(LockProxyRegistrar.class)
 public final class RedisLockAutoConfiguration {
 
+    // Only the Redis engine needs Spring Data Redis; the rest serves any store's provider (the ZooKeeper module's).
     @Bean
+    @ConditionalOnClass(StringRedisTemplate.class)
     @ConditionalOnMissingBean(LockProvider.class)
     @ConditionalOnBean(RedisConnectionFactory.class)
     RedisLockClient redisLockClient(ListableBeanFactory beanFactory, RedisLockProperties properties,

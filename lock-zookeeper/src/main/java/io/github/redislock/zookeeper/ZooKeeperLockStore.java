@@ -1,0 +1,438 @@
+package io.github.redislock.zookeeper;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.WatcherRemoveCuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+
+import io.github.redislock.LockException;
+import io.github.redislock.LockLossDetection;
+import io.github.redislock.core.LockLossListener;
+import io.github.redislock.engine.LockStore;
+
+/**
+ * The ZooKeeper store under {@link io.github.redislock.engine.LockEngine}, through Apache Curator. A key is a
+ * container node under the base path ({@code /redis-lock/<name>}, the name encoded by {@link ZnodeNames}); every
+ * acquisition that goes to ZooKeeper creates an ephemeral sequential node under it, and holds the lock when its
+ * node is first in sequence order.
+ * <ul>
+ * <li><b>Waiting</b>: fair (first come, first served across every application) and notified: a waiter watches
+ * only the node just before its own and sleeps until that one goes, so a release wakes exactly one waiter and
+ * nothing polls. Each waiting thread has its own node (a local line sharing one node would have to pass the
+ * lock between threads without a new node, and so without a new fencing token).</li>
+ * <li><b>Fencing token</b>: the lock node's creation zxid ({@code czxid}), the id of the ZooKeeper transaction
+ * that created it. Zxids are totally ordered across the ensemble's whole history (epoch in the high 32 bits,
+ * counter in the low 32), and the holder of a key is always the oldest node under its parent, so holders of a
+ * key get strictly increasing tokens, across sessions, clients, and parent nodes deleted and created again.</li>
+ * <li><b>Loss</b>: the node is ephemeral: it goes when the session that created it ends. While the connection is
+ * SUSPENDED the lock is not valid (nobody can tell whether the session still lives; {@code isHeld()} is false);
+ * on RECONNECTED to the same session it is valid again; when the session is LOST (expired, or Curator made a new
+ * ZooKeeper handle) the lock is lost and signalled ({@link LockLossDetection#SESSION}).</li>
+ * <li><b>Nothing left behind</b>: a waiter that gives up (deadline, interrupt, failure) deletes its node and
+ * removes its watch before it returns; Curator's protected mode finds and deletes a node whose create answer
+ * was lost; parent nodes are containers, which the server deletes once they are empty.</li>
+ * <li><b>A fixed leaseTime</b> is honoured by a timer in this application that deletes the node when it runs
+ * out; the release then finds the lock no longer ours and the engine signals the loss, as on Redis.</li>
+ * </ul>
+ * Nothing is renewed: ZooKeeper keeps the session alive by itself (Curator's heartbeats).
+ */
+public final class ZooKeeperLockStore implements LockStore, AutoCloseable {
+
+    private static final Log logger = LogFactory.getLog(ZooKeeperLockStore.class);
+
+    /** The lock nodes' name, before Curator's protection prefix and ZooKeeper's sequence number. */
+    private static final String NODE = "lock-";
+
+    /** Curator's protected name ({@code _c_<uuid>-}), ours, then ZooKeeper's 10-digit sequence number. */
+    private static final Pattern LOCK_NODE = Pattern.compile("_c_[0-9a-f-]{36}-" + NODE + "\\d{10}");
+
+    private final CuratorFramework client;
+
+    private final String basePath;
+
+    private final long connectionTimeoutMillis;
+
+    private final LockLossListener lossListener;
+
+    /** The locks held now, told when the session is lost. */
+    private final Set<ZooKeeperLock> held = ConcurrentHashMap.newKeySet();
+
+    /** The threads waiting now, woken when the session is lost. */
+    private final Set<Turn> waiting = ConcurrentHashMap.newKeySet();
+
+    private final ConnectionStateListener connectionListener = this::connectionChanged;
+
+    /** Runs fixed leases out and holdAtLeast keeps; made on first use. */
+    private volatile @Nullable ScheduledThreadPoolExecutor timers;
+
+    /**
+     * @param client a started Curator client (its connection and retry policy are used as they are)
+     * @param basePath the absolute path under which lock nodes are made, e.g. {@code /redis-lock}
+     * @param connectionTimeout how long a lock call waits for a connection before it fails
+     * @param lossListener told when a held lock is found lost
+     */
+    public ZooKeeperLockStore(CuratorFramework client, String basePath, Duration connectionTimeout,
+            LockLossListener lossListener) {
+        this.client = client;
+        this.basePath = BasePaths.checked(basePath);
+        this.connectionTimeoutMillis = connectionTimeout.toMillis();
+        this.lossListener = lossListener;
+        client.getConnectionStateListenable().addListener(this.connectionListener);
+    }
+
+    /** The key's parent node: the base path and the encoded name. */
+    @Override
+    public String key(String name) {
+        return this.basePath + (this.basePath.equals("/") ? "" : "/") + ZnodeNames.encode(name);
+    }
+
+    @Override
+    public @Nullable ZooKeeperLock take(String key, long leaseMillis, boolean renewed, long deadlineNanos) {
+        awaitConnection(key);
+        long instance = this.client.getZookeeperClient().getInstanceIndex();
+        long sent = System.nanoTime();
+        Stat stat = new Stat();
+        String node = create(key, stat);
+        WatcherRemoveCuratorFramework watches = this.client.newWatcherRemoveCuratorFramework();
+        ZooKeeperLock lock = null;
+        try {
+            if (!awaitTurn(watches, key, node, deadlineNanos)) {
+                return null;
+            }
+            if (this.client.getZookeeperClient().getInstanceIndex() != instance) {
+                throw new LockException("The ZooKeeper session ended while taking lock '" + key + "'");
+            }
+            lock = new ZooKeeperLock(this, key, node, fence(node, stat), instance, sent);
+            this.held.add(lock);
+            if (!renewed) {
+                startLease(lock, leaseMillis);
+            }
+            return lock;
+        }
+        finally {
+            watches.removeWatchers();
+            if (lock == null) {
+                deleteAbandoned(node);
+            }
+        }
+    }
+
+    /** Waits up to the connection timeout for a connection; fails closed without one. */
+    private void awaitConnection(String key) {
+        if (this.client.getState() != CuratorFrameworkState.STARTED) {
+            throw new LockException("Cannot take lock '" + key + "': the Curator client is "
+                    + this.client.getState().name().toLowerCase(Locale.ROOT) + ", not started");
+        }
+        if (this.client.getZookeeperClient().isConnected()) {
+            return;
+        }
+        try {
+            if (!this.client.blockUntilConnected((int) this.connectionTimeoutMillis, TimeUnit.MILLISECONDS)) {
+                throw new LockException("Cannot take lock '" + key + "': no connection to ZooKeeper ("
+                        + connectString() + ") within " + this.connectionTimeoutMillis + " ms");
+            }
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new LockException("Interrupted while waiting for a ZooKeeper connection for lock '" + key + "'",
+                    ex);
+        }
+    }
+
+    /** This attempt's ephemeral sequential node, the key's parent made as a container if missing. */
+    private String create(String key, Stat stat) {
+        try {
+            return this.client.create()
+                .storingStatIn(stat)
+                .creatingParentContainersIfNeeded()
+                .withProtection()
+                .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                .forPath(key + "/" + NODE, new byte[0]);
+        }
+        catch (Exception ex) {
+            throw failure("create a lock node for", key, ex);
+        }
+    }
+
+    /**
+     * Waits until the node is first in its line: reads the line, and if a node is before it, watches that one
+     * and sleeps until it goes (or the session ends). Reads again after every wake-up: the predecessor may have
+     * been a waiter that gave up, not the holder.
+     * @return true at the head of the line, false when the deadline passed first
+     */
+    private boolean awaitTurn(WatcherRemoveCuratorFramework watches, String key, String node, long deadline) {
+        String mine = node.substring(node.lastIndexOf('/') + 1);
+        while (true) {
+            List<String> line = line(key);
+            int index = line.indexOf(mine);
+            if (index < 0) {
+                throw new LockException("The lock node for '" + key + "' is gone: the ZooKeeper session ended "
+                        + "while waiting");
+            }
+            if (index == 0) {
+                return true;
+            }
+            Turn turn = new Turn(key);
+            this.waiting.add(turn);
+            try {
+                if (watches.checkExists().usingWatcher(turn).forPath(key + "/" + line.get(index - 1)) != null
+                        && !turn.await(deadline)) {
+                    return false;
+                }
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new LockException("Interrupted while waiting for lock '" + key + "'", ex);
+            }
+            catch (Exception ex) {
+                throw failure("watch the line of", key, ex);
+            }
+            finally {
+                this.waiting.remove(turn);
+            }
+        }
+    }
+
+    /** The lock nodes under the key, oldest first; anything else under it is not ours and is left out. */
+    private List<String> line(String key) {
+        List<String> children;
+        try {
+            children = this.client.getChildren().forPath(key);
+        }
+        catch (Exception ex) {
+            throw failure("read the line of", key, ex);
+        }
+        List<String> line = new ArrayList<>(children.size());
+        for (String child : children) {
+            if (LOCK_NODE.matcher(child).matches()) {
+                line.add(child);
+            }
+        }
+        line.sort(Comparator.comparing((String child) -> child.substring(child.length() - 10)));
+        return line;
+    }
+
+    /** The node's creation zxid: from the create's answer, or read when Curator found the node again. */
+    private long fence(String node, Stat created) {
+        if (created.getCzxid() != 0) {
+            return created.getCzxid();
+        }
+        try {
+            Stat stat = this.client.checkExists().forPath(node);
+            if (stat == null) {
+                throw new LockException("The lock node " + node + " is gone: the ZooKeeper session ended");
+            }
+            return stat.getCzxid();
+        }
+        catch (LockException ex) {
+            throw ex;
+        }
+        catch (Exception ex) {
+            throw failure("read the lock node of", node, ex);
+        }
+    }
+
+    private void startLease(ZooKeeperLock lock, long leaseMillis) {
+        long delay = TimeUnit.MILLISECONDS.toNanos(leaseMillis) - (System.nanoTime() - lock.leaseStartNanos());
+        lock.leaseTimer(timers().schedule(() -> {
+            if (lock.expire()) {
+                forget(lock);
+                deleteInBackground(lock.node);
+            }
+        }, delay, TimeUnit.NANOSECONDS));
+    }
+
+    /**
+     * Deletes a held lock's node now, or after {@code keepMillis} (holdAtLeast).
+     * @return false if the node was no longer there, or not this lock's session's
+     */
+    boolean deleteHeld(ZooKeeperLock lock, long keepMillis) {
+        if (keepMillis > 0) {
+            // Kept: the node stays, owned by no thread, and goes when the minimum has passed (or with the session).
+            boolean ours = nodeIsOurs(lock);
+            if (ours) {
+                timers().schedule(() -> deleteInBackground(lock.node), keepMillis, TimeUnit.MILLISECONDS);
+            }
+            return ours;
+        }
+        if (this.client.getZookeeperClient().getInstanceIndex() != lock.instance) {
+            return false;
+        }
+        try {
+            this.client.delete().guaranteed().forPath(lock.node);
+            return true;
+        }
+        catch (KeeperException.NoNodeException ex) {
+            return false;
+        }
+        catch (Exception ex) {
+            // Guaranteed: Curator deletes it once the connection is back; or it goes with the session.
+            throw failure("release", lock.key(), ex);
+        }
+    }
+
+    /** Whether the node is there, made by this lock's session in the lock's transaction. */
+    boolean nodeIsOurs(ZooKeeperLock lock) {
+        if (sessionEnded(lock)) {
+            return false;
+        }
+        try {
+            Stat stat = this.client.checkExists().forPath(lock.node);
+            return stat != null && stat.getCzxid() == lock.fencingToken() && !sessionEnded(lock);
+        }
+        catch (Exception ex) {
+            throw failure("check", lock.key(), ex);
+        }
+    }
+
+    /** An abandoned attempt's node goes before the call returns, even from an interrupted thread. */
+    private void deleteAbandoned(String node) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            this.client.delete().quietly().guaranteed().forPath(node);
+        }
+        catch (Exception ex) {
+            logger.warn("Could not delete abandoned lock node " + node + " now; Curator deletes it when the "
+                    + "connection is back, or it goes with the session", ex);
+        }
+        finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void deleteInBackground(String node) {
+        try {
+            this.client.delete().quietly().guaranteed().inBackground().forPath(node);
+        }
+        catch (Exception ex) {
+            logger.warn("Could not delete lock node " + node + "; it goes with the session", ex);
+        }
+    }
+
+    /** Whether this lock's session is the client's current one and the client is connected to it. */
+    boolean vouchesFor(ZooKeeperLock lock) {
+        return this.client.getZookeeperClient().isConnected() && !sessionEnded(lock);
+    }
+
+    /** Whether Curator has made a new ZooKeeper handle (a new session) since the lock's node was made. */
+    boolean sessionEnded(ZooKeeperLock lock) {
+        return this.client.getZookeeperClient().getInstanceIndex() != lock.instance
+                || this.client.getState() == CuratorFrameworkState.STOPPED;
+    }
+
+    void forget(ZooKeeperLock lock) {
+        this.held.remove(lock);
+    }
+
+    void signalLost(ZooKeeperLock lock, LockLossDetection how) {
+        if (logger.isWarnEnabled()) {
+            logger.warn("Lock '" + lock.key() + "' (fencing token " + lock.fencingToken() + ") was lost, detected "
+                    + "at " + how.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": "
+                    + ((how == LockLossDetection.SESSION) ? "the ZooKeeper session that held it ended"
+                            : "its node was gone") + ", so another holder may have run the same critical section.");
+        }
+        try {
+            this.lossListener.lockLost(lock.key(), lock.token(), lock.fencingToken(), how);
+        }
+        catch (RuntimeException ex) {
+            logger.warn("Lock loss listener failed for '" + lock.key() + "'", ex);
+        }
+    }
+
+    /**
+     * SUSPENDED and RECONNECTED need nothing here ({@link #vouchesFor} reads the connection as it is); LOST
+     * loses every held lock and wakes every waiter, whose node went with the session.
+     */
+    private void connectionChanged(CuratorFramework client, ConnectionState state) {
+        if (state == ConnectionState.LOST || state == ConnectionState.RECONNECTED) {
+            for (ZooKeeperLock lock : List.copyOf(this.held)) {
+                if (state == ConnectionState.LOST || sessionEnded(lock)) {
+                    lock.lose(LockLossDetection.SESSION);
+                }
+            }
+        }
+        if (state == ConnectionState.LOST) {
+            this.waiting.forEach(Turn::wake);
+        }
+    }
+
+    /** Per key, how many threads of this application wait for it now. */
+    public Map<String, Integer> waiting() {
+        Map<String, Integer> counts = new TreeMap<>();
+        for (Turn turn : this.waiting) {
+            counts.merge(turn.key, 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    /** One line for the start-up log and the endpoint: the ensemble and the base path. */
+    public String describe() {
+        return "ZooKeeper " + connectString() + " " + this.basePath;
+    }
+
+    private String connectString() {
+        return this.client.getZookeeperClient().getCurrentConnectionString();
+    }
+
+    private ScheduledThreadPoolExecutor timers() {
+        ScheduledThreadPoolExecutor timers = this.timers;
+        if (timers == null) {
+            synchronized (this) {
+                timers = this.timers;
+                if (timers == null) {
+                    timers = new ScheduledThreadPoolExecutor(1, (task) -> {
+                        Thread thread = new Thread(task, "redis-lock-zookeeper-timer");
+                        thread.setDaemon(true);
+                        return thread;
+                    });
+                    timers.setRemoveOnCancelPolicy(true);
+                    this.timers = timers;
+                }
+            }
+        }
+        return timers;
+    }
+
+    /** Stops listening to the client and stops the timers; the client itself belongs to whoever made it. */
+    @Override
+    public void close() {
+        this.client.getConnectionStateListenable().removeListener(this.connectionListener);
+        ScheduledThreadPoolExecutor timers = this.timers;
+        if (timers != null) {
+            timers.shutdownNow();
+        }
+    }
+
+    private static LockException failure(String action, String key, Exception ex) {
+        if (ex instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+            return new LockException("Interrupted while trying to " + action + " lock '" + key + "'", ex);
+        }
+        if (ex instanceof LockException lockException) {
+            return lockException;
+        }
+        return new LockException("Could not " + action + " lock '" + key + "' in ZooKeeper: " + ex, ex);
+    }
+}
