@@ -15,6 +15,7 @@ import io.github.redislock.engine.StoreLock;
  * HELD --fixed leaseTime runs out (the store's timer)--&gt; EXPIRED (node deleted; the release then reports the lock
  *        as not ours any more, and the engine signals the loss, as on Redis)
  * HELD --session expired (Curator LOST, a new ZooKeeper handle) or a check finds the node gone--&gt; LOST
+ * EXPIRED --release--&gt; LOST (the work outlasted its fixed lease; signalled, detected at the release)
  * </pre>
  * Valid ({@link #isValid()}) while HELD, the session that created the node is the client's current one, and the
  * client is connected to it: while the connection is SUSPENDED nobody can tell whether the session still lives,
@@ -155,10 +156,10 @@ final class ZooKeeperLock implements StoreLock {
         return true;
     }
 
-    /** HELD to LOST, signalled once. */
+    /** HELD (or EXPIRED, found at the release) to LOST, signalled once. */
     void lose(LockLossDetection how) {
         synchronized (this) {
-            if (this.state != State.HELD) {
+            if (this.state != State.HELD && this.state != State.EXPIRED) {
                 return;
             }
             this.state = State.LOST;
