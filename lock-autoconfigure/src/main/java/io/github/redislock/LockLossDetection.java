@@ -13,8 +13,9 @@ public enum LockLossDetection {
     COMMIT_CHECK,
 
     /**
-     * The store noticed by itself that the session holding the lock ended: a ZooKeeper session expired (Curator
-     * reported the connection LOST, or made a new ZooKeeper handle), which deletes the lock's ephemeral node.
+     * The store noticed by itself, not asked by a renewal, release or check, that it no longer holds the key: a
+     * session that kept the lock ended (ZooKeeper). Lease-based stores (Redis, Redlock) report RENEWAL, RELEASE
+     * or COMMIT_CHECK.
      */
     SESSION
 }

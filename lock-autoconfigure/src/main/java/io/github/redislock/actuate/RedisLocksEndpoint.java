@@ -9,7 +9,7 @@ import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.redislock.core.LockEngineState;
+import io.github.redislock.engine.LockEngineState;
 import io.github.redislock.core.RedisLockClient;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;

@@ -10,7 +10,7 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockProvider;
 import io.github.redislock.LockRequest;
-import io.github.redislock.core.LockLossListener;
+import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.engine.LockEngine;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -27,8 +27,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * node, so the next holder reads a counter at least this large, whichever nodes answer it: tokens strictly
  * increase as long as no node that confirmed a token loses its counter (see below). A failed attempt releases
  * the token everywhere. Waiting is repeated attempts, 20–70 ms apart (random, so that contenders do not
- * collide in step), until the wait time ends. Renewal and release go to every node; a renewal that no longer
- * reaches a majority within the validity time marks the lock lost. A lock closed before its holdAtLeast has
+ * collide in step), until the wait time ends. Renewal and release go to every node; a renewal that a majority
+ * answers without extending the lock marks it lost, and a lock not extended by a majority within its validity
+ * time counts as no longer held. A lock closed before its holdAtLeast has
  * passed is kept on every node instead, owned by nobody, for the rest of it (counted from when the majority and
  * the fencing token were confirmed); the next holder's token still comes from the counters.
  * <p>
@@ -45,8 +46,6 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 public final class RedlockClient implements LockProvider, AutoCloseable {
 
-    private final RedlockStore store;
-
     private final LockEngine engine;
 
     /**
@@ -57,8 +56,7 @@ public final class RedlockClient implements LockProvider, AutoCloseable {
      */
     public RedlockClient(List<? extends RedisConnectionFactory> nodes, @Nullable String keyPrefix,
             Duration renewedLease, LockLossListener lossListener) {
-        this.store = new RedlockStore(nodes, keyPrefix, lossListener);
-        this.engine = new LockEngine(this.store, renewedLease);
+        this.engine = new LockEngine(new RedlockStore(nodes, keyPrefix), renewedLease, lossListener);
     }
 
     /**
@@ -76,6 +74,6 @@ public final class RedlockClient implements LockProvider, AutoCloseable {
     /** Stops renewing (held locks then expire with their lease) and the node calls. */
     @Override
     public void close() {
-        this.store.close();
+        this.engine.close();
     }
 }
