@@ -4,7 +4,6 @@ import java.util.concurrent.ScheduledFuture;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.redislock.LockLossDetection;
 import io.github.redislock.engine.StoreLock;
 
 /**
@@ -14,9 +13,10 @@ import io.github.redislock.engine.StoreLock;
  * HELD --release--&gt; RELEASED (node deleted; or, for holdAtLeast, kept until the minimum has passed, then deleted)
  * HELD --fixed leaseTime runs out (the store's timer)--&gt; EXPIRED (node deleted; the release then reports the lock
  *        as not ours any more, and the engine signals the loss, as on Redis)
- * HELD --session expired (Curator LOST, a new ZooKeeper handle) or a check finds the node gone--&gt; LOST
- * EXPIRED --release--&gt; LOST (the work outlasted its fixed lease; signalled, detected at the release)
+ * HELD --session LOST (expired, or Curator made a new ZooKeeper handle)--&gt; LOST (the engine is told: SESSION)
  * </pre>
+ * A release from EXPIRED or LOST returns false, and {@link #verify()} false once the node is gone: the engine
+ * marks the lock lost and signals it (RELEASE, COMMIT_CHECK), as for a Redis key found no longer ours.
  * Valid ({@link #isValid()}) while HELD, the session that created the node is the client's current one, and the
  * client is connected to it: while the connection is SUSPENDED nobody can tell whether the session still lives,
  * so the lock is not vouched for. Transitions out of HELD happen once, under this object's lock.
@@ -74,50 +74,21 @@ final class ZooKeeperLock implements StoreLock {
     }
 
     /** When the request that created the node was sent ({@link System#nanoTime()}). */
-    long leaseStartNanos() {
+    @Override
+    public long leaseStartNanos() {
         return this.leaseStartNanos;
     }
 
     /** HELD, in the session that made the node, and connected to it. */
-    boolean isValid() {
+    @Override
+    public boolean isValid() {
         return state() == State.HELD && this.store.vouchesFor(this);
     }
 
-    @Override
-    public boolean isHeld() {
-        return isValid() && !isLost();
-    }
-
-    @Override
-    public boolean isLost() {
-        if (state() == State.HELD && this.store.sessionEnded(this)) {
-            lose(LockLossDetection.SESSION);
-        }
-        return state() == State.LOST;
-    }
-
     /** Reads ZooKeeper now: whether the node is still there, made by this lock's session in the same transaction. */
-    boolean verify() {
+    @Override
+    public boolean verify() {
         return this.store.nodeIsOurs(this);
-    }
-
-    @Override
-    public boolean verifyHeld() {
-        if (state() != State.HELD) {
-            return false;
-        }
-        if (!verify()) {
-            lose(LockLossDetection.COMMIT_CHECK);
-            return false;
-        }
-        return true;
-    }
-
-    @Override
-    public void release(long keepMillis) {
-        if (!releaseNode(keepMillis)) {
-            lose(LockLossDetection.RELEASE);
-        }
     }
 
     /**
@@ -125,7 +96,8 @@ final class ZooKeeperLock implements StoreLock {
      * @return false when the node was no longer this lock's: the fixed lease had run out, the session had ended,
      * or the node was gone
      */
-    boolean releaseNode(long keepMillis) {
+    @Override
+    public boolean release(long keepMillis) {
         synchronized (this) {
             if (this.state != State.HELD) {
                 return false;
@@ -156,17 +128,14 @@ final class ZooKeeperLock implements StoreLock {
         return true;
     }
 
-    /** HELD (or EXPIRED, found at the release) to LOST, signalled once. */
-    void lose(LockLossDetection how) {
-        synchronized (this) {
-            if (this.state != State.HELD && this.state != State.EXPIRED) {
-                return;
-            }
-            this.state = State.LOST;
-            cancelLeaseTimer();
+    /** HELD to LOST when the session ended: true if this call made the move (the engine must be told). */
+    synchronized boolean lose() {
+        if (this.state != State.HELD) {
+            return false;
         }
-        this.store.forget(this);
-        this.store.signalLost(this, how);
+        this.state = State.LOST;
+        cancelLeaseTimer();
+        return true;
     }
 
     synchronized State state() {

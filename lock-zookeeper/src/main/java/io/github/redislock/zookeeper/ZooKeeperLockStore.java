@@ -27,8 +27,9 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
 import io.github.redislock.LockLossDetection;
-import io.github.redislock.core.LockLossListener;
 import io.github.redislock.engine.LockStore;
+import io.github.redislock.engine.StoreListener;
+import io.github.redislock.engine.StoreLock;
 
 /**
  * The ZooKeeper store under {@link io.github.redislock.engine.LockEngine}, through Apache Curator. A key is a
@@ -56,7 +57,7 @@ import io.github.redislock.engine.LockStore;
  * </ul>
  * Nothing is renewed: ZooKeeper keeps the session alive by itself (Curator's heartbeats).
  */
-public final class ZooKeeperLockStore implements LockStore, AutoCloseable {
+public final class ZooKeeperLockStore implements LockStore {
 
     private static final Log logger = LogFactory.getLog(ZooKeeperLockStore.class);
 
@@ -72,7 +73,9 @@ public final class ZooKeeperLockStore implements LockStore, AutoCloseable {
 
     private final long connectionTimeoutMillis;
 
-    private final LockLossListener lossListener;
+    /** The engine, told of a session's end; set once, before any take. */
+    private volatile StoreListener listener = (lock, how) -> {
+    };
 
     /** The locks held now, told when the session is lost. */
     private final Set<ZooKeeperLock> held = ConcurrentHashMap.newKeySet();
@@ -89,14 +92,11 @@ public final class ZooKeeperLockStore implements LockStore, AutoCloseable {
      * @param client a started Curator client (its connection and retry policy are used as they are)
      * @param basePath the absolute path under which lock nodes are made, e.g. {@code /redis-lock}
      * @param connectionTimeout how long a lock call waits for a connection before it fails
-     * @param lossListener told when a held lock is found lost
      */
-    public ZooKeeperLockStore(CuratorFramework client, String basePath, Duration connectionTimeout,
-            LockLossListener lossListener) {
+    public ZooKeeperLockStore(CuratorFramework client, String basePath, Duration connectionTimeout) {
         this.client = client;
         this.basePath = BasePaths.checked(basePath);
         this.connectionTimeoutMillis = connectionTimeout.toMillis();
-        this.lossListener = lossListener;
         client.getConnectionStateListenable().addListener(this.connectionListener);
     }
 
@@ -124,6 +124,12 @@ public final class ZooKeeperLockStore implements LockStore, AutoCloseable {
             }
             lock = new ZooKeeperLock(this, key, node, fence(node, stat), instance, sent);
             this.held.add(lock);
+            if (sessionEnded(lock) && lock.lose()) {
+                // The session ended just now, and the connection listener may have gone through the held locks
+                // before this one was among them: the engine is told here instead (it may be before this returns).
+                forget(lock);
+                this.listener.lost(lock, LockLossDetection.SESSION);
+            }
             if (!renewed) {
                 startLease(lock, leaseMillis);
             }
@@ -346,21 +352,6 @@ public final class ZooKeeperLockStore implements LockStore, AutoCloseable {
         this.held.remove(lock);
     }
 
-    void signalLost(ZooKeeperLock lock, LockLossDetection how) {
-        if (logger.isWarnEnabled()) {
-            logger.warn("Lock '" + lock.key() + "' (fencing token " + lock.fencingToken() + ") was lost, detected "
-                    + "at " + how.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": "
-                    + ((how == LockLossDetection.SESSION) ? "the ZooKeeper session that held it ended"
-                            : "its node was gone") + ", so another holder may have run the same critical section.");
-        }
-        try {
-            this.lossListener.lockLost(lock.key(), lock.token(), lock.fencingToken(), how);
-        }
-        catch (RuntimeException ex) {
-            logger.warn("Lock loss listener failed for '" + lock.key() + "'", ex);
-        }
-    }
-
     /**
      * SUSPENDED and RECONNECTED need nothing here ({@link #vouchesFor} reads the connection as it is); LOST
      * loses every held lock and wakes every waiter, whose node went with the session.
@@ -368,8 +359,9 @@ public final class ZooKeeperLockStore implements LockStore, AutoCloseable {
     private void connectionChanged(CuratorFramework client, ConnectionState state) {
         if (state == ConnectionState.LOST || state == ConnectionState.RECONNECTED) {
             for (ZooKeeperLock lock : List.copyOf(this.held)) {
-                if (state == ConnectionState.LOST || sessionEnded(lock)) {
-                    lock.lose(LockLossDetection.SESSION);
+                if ((state == ConnectionState.LOST || sessionEnded(lock)) && lock.lose()) {
+                    forget(lock);
+                    this.listener.lost(lock, LockLossDetection.SESSION);
                 }
             }
         }
@@ -378,7 +370,29 @@ public final class ZooKeeperLockStore implements LockStore, AutoCloseable {
         }
     }
 
+    /** Nothing expires: a lock lasts as long as the session that made its node. */
+    @Override
+    public boolean leased() {
+        return false;
+    }
+
+    /** Never called by the engine (the store is not leased); answers whether each lock is still valid. */
+    @Override
+    public boolean[] extend(List<StoreLock> locks, long leaseMillis) {
+        boolean[] held = new boolean[locks.size()];
+        for (int i = 0; i < held.length; i++) {
+            held[i] = locks.get(i).isValid();
+        }
+        return held;
+    }
+
+    @Override
+    public void listen(StoreListener listener) {
+        this.listener = listener;
+    }
+
     /** Per key, how many threads of this application wait for it now. */
+    @Override
     public Map<String, Integer> waiting() {
         Map<String, Integer> counts = new TreeMap<>();
         for (Turn turn : this.waiting) {
@@ -388,6 +402,7 @@ public final class ZooKeeperLockStore implements LockStore, AutoCloseable {
     }
 
     /** One line for the start-up log and the endpoint: the ensemble and the base path. */
+    @Override
     public String describe() {
         return "ZooKeeper " + connectString() + " " + this.basePath;
     }
@@ -415,7 +430,10 @@ public final class ZooKeeperLockStore implements LockStore, AutoCloseable {
         return timers;
     }
 
-    /** Stops listening to the client and stops the timers; the client itself belongs to whoever made it. */
+    /**
+     * Stops listening to the client and stops the timers (a kept node then goes with the session); the client
+     * itself belongs to whoever made it. Closing again does nothing.
+     */
     @Override
     public void close() {
         this.client.getConnectionStateListenable().removeListener(this.connectionListener);

@@ -72,11 +72,12 @@ class ZooKeeperLockStoreTest {
     /** One application: a client (its own session), a store and an engine over it. */
     private Application application() {
         CuratorFramework client = server.client(4_000);
-        ZooKeeperLockStore store = new ZooKeeperLockStore(client, "/locks", Duration.ofSeconds(2),
+        ZooKeeperLockStore store = new ZooKeeperLockStore(client, "/locks", Duration.ofSeconds(2));
+        LockEngine engine = new LockEngine(store, Duration.ofSeconds(30),
                 (key, token, fence, detection) -> this.losses.add(key + " " + fence + " " + detection));
         this.closeables.add(client);
-        this.closeables.add(store);
-        return new Application(client, store, new LockEngine(store, Duration.ofSeconds(30)));
+        this.closeables.add(engine);
+        return new Application(client, store, engine);
     }
 
     private record Application(CuratorFramework client, ZooKeeperLockStore store, LockEngine engine) {

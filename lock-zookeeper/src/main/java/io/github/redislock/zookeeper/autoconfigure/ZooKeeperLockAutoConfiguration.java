@@ -68,20 +68,19 @@ public final class ZooKeeperLockAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    ZooKeeperLockStore zooKeeperLockStore(CuratorFramework curatorFramework, ZooKeeperLockProperties properties,
-            ApplicationEventPublisher publisher) {
+    ZooKeeperLockStore zooKeeperLockStore(CuratorFramework curatorFramework, ZooKeeperLockProperties properties) {
         String basePath = ZooKeeperSettings.basePath(properties.getBasePath());
-        ZooKeeperLockStore store = new ZooKeeperLockStore(curatorFramework, basePath,
-                properties.getConnectionTimeout(), (key, token, fence, detection) -> publisher
-                    .publishEvent(new LockLostEvent(this, key, token, fence, Instant.now(), detection)));
-        logger.info("redis-lock: locks are kept in " + store.describe());
-        return store;
+        return new ZooKeeperLockStore(curatorFramework, basePath, properties.getConnectionTimeout());
     }
 
     @Bean
     @ConditionalOnMissingBean(LockProvider.class)
-    LockEngine zooKeeperLockEngine(ZooKeeperLockStore store, RedisLockProperties properties) {
-        return new LockEngine(store, properties.getLeaseTime());
+    LockEngine zooKeeperLockEngine(ZooKeeperLockStore store, RedisLockProperties properties,
+            ApplicationEventPublisher publisher) {
+        LockEngine engine = new LockEngine(store, properties.getLeaseTime(), (key, token, fence, detection) -> publisher
+            .publishEvent(new LockLostEvent(store, key, token, fence, Instant.now(), detection)));
+        logger.info("redis-lock: locks are kept in " + engine.describe());
+        return engine;
     }
 
     /** {@code redis-lock.zookeeper.connect-string} is set, or the application has a {@link CuratorFramework}. */
