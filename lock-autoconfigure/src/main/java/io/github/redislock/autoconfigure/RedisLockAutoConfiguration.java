@@ -53,32 +53,6 @@ import org.springframework.transaction.TransactionExecutionListener;
 @Import(LockProxyRegistrar.class)
 public final class RedisLockAutoConfiguration {
 
-    // Only the Redis engine needs Spring Data Redis; the rest serves any store's provider (the ZooKeeper module's).
-    @Bean
-    @ConditionalOnClass(StringRedisTemplate.class)
-    @ConditionalOnMissingBean(LockProvider.class)
-    @ConditionalOnBean(RedisConnectionFactory.class)
-    RedisLockClient redisLockClient(ListableBeanFactory beanFactory, RedisLockProperties properties,
-            ApplicationEventPublisher publisher) {
-        RedisConnectionFactory connectionFactory = ConnectionFactoryChoice.choose(beanFactory,
-                properties.getConnectionFactory());
-        RedisLockClient client;
-        try {
-            client = new RedisLockClient(connectionFactory, properties.getKeyPrefix(), properties.getLeaseTime(),
-                    new LockLostEventPublisher(publisher), null, properties.getReplicasToAcknowledge(),
-                    properties.getReplicationTimeout());
-        }
-        catch (IllegalArgumentException ex) {
-            throw new LockConfigurationException("redis-lock.replicas-to-acknowledge is "
-                    + properties.getReplicasToAcknowledge() + ": " + ex.getMessage() + ".",
-                    "Set redis-lock.replicas-to-acknowledge to 0 for a Redis Cluster (each master's replicas "
-                            + "would need their own WAIT), or lock on a standalone or Sentinel connection.");
-        }
-        client.setLocalHandoverLimit(properties.getLocalHandoverLimit());
-        client.setLocalHandoverTimeLimit(properties.getLocalHandoverTimeLimit());
-        return client;
-    }
-
     @Bean
     @ConditionalOnMissingBean
     @Conditional(LockProviderAvailableCondition.class)
@@ -119,6 +93,39 @@ public final class RedisLockAutoConfiguration {
         int order = Binder.get(environment).bind("redis-lock.order", Integer.class)
                 .orElse(RedisLockProperties.DEFAULT_ORDER);
         return new DistributedLockAdvisor(lockOperationSource, distributedLockTemplate::getObject, beanFactory, order);
+    }
+
+    /**
+     * The single-Redis engine, only with Spring Data Redis on the class path: the rest serves any store's
+     * provider (the ZooKeeper module's) without it. A nested class, so that nothing of it loads without Redis.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(StringRedisTemplate.class)
+    static class RedisEngineConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(LockProvider.class)
+        @ConditionalOnBean(RedisConnectionFactory.class)
+        RedisLockClient redisLockClient(ListableBeanFactory beanFactory, RedisLockProperties properties,
+                ApplicationEventPublisher publisher) {
+            RedisConnectionFactory connectionFactory = ConnectionFactoryChoice.choose(beanFactory,
+                    properties.getConnectionFactory());
+            RedisLockClient client;
+            try {
+                client = new RedisLockClient(connectionFactory, properties.getKeyPrefix(), properties.getLeaseTime(),
+                        new LockLostEventPublisher(publisher), null, properties.getReplicasToAcknowledge(),
+                        properties.getReplicationTimeout());
+            }
+            catch (IllegalArgumentException ex) {
+                throw new LockConfigurationException("redis-lock.replicas-to-acknowledge is "
+                        + properties.getReplicasToAcknowledge() + ": " + ex.getMessage() + ".",
+                        "Set redis-lock.replicas-to-acknowledge to 0 for a Redis Cluster (each master's replicas "
+                                + "would need their own WAIT), or lock on a standalone or Sentinel connection.");
+            }
+            client.setLocalHandoverLimit(properties.getLocalHandoverLimit());
+            client.setLocalHandoverTimeLimit(properties.getLocalHandoverTimeLimit());
+            return client;
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -19,16 +19,16 @@ import org.apache.zookeeper.ZooKeeper;
  * A real ZooKeeper server (curator-test runs the server code in this JVM) on a free loopback port, with a short
  * tick so that sessions may be short; and the clients the tests need.
  */
-final class ZooKeeperServer implements AutoCloseable {
+public final class ZooKeeperServer implements AutoCloseable {
 
     /** The server's tick: sessions may last from 2 to 20 ticks. */
-    static final int TICK_MILLIS = 200;
+    public static final int TICK_MILLIS = 200;
 
     private final TestingServer server;
 
     private final InstanceSpec spec;
 
-    ZooKeeperServer() {
+    public ZooKeeperServer() {
         try {
             File data = java.nio.file.Files.createTempDirectory("zk-locks").toFile();
             // clientPortAddress: listen on loopback only.
@@ -41,12 +41,12 @@ final class ZooKeeperServer implements AutoCloseable {
         }
     }
 
-    String connectString() {
+    public String connectString() {
         return "127.0.0.1:" + this.spec.getPort();
     }
 
     /** A started client with the given session timeout, connected. */
-    CuratorFramework client(int sessionTimeoutMillis) {
+    public CuratorFramework client(int sessionTimeoutMillis) {
         CuratorFramework client = CuratorFrameworkFactory.builder()
             .connectString(connectString())
             .sessionTimeoutMs(sessionTimeoutMillis)
@@ -70,7 +70,7 @@ final class ZooKeeperServer implements AutoCloseable {
      * Ends the client's session on the server, as an expiry does: another connection joins the same session and
      * closes it, so the server deletes the session's ephemeral nodes and the client is told its session expired.
      */
-    void expireSession(CuratorFramework client) throws Exception {
+    public void expireSession(CuratorFramework client) throws Exception {
         ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
         CountDownLatch connected = new CountDownLatch(1);
         ZooKeeper twin = new ZooKeeper(connectString(), 10_000, (event) -> {
@@ -89,7 +89,7 @@ final class ZooKeeperServer implements AutoCloseable {
     }
 
     /** Stops the server, keeping its data (sessions included) for {@link #restart()}. */
-    void stop() {
+    public void stop() {
         try {
             this.server.stop();
         }
@@ -99,7 +99,7 @@ final class ZooKeeperServer implements AutoCloseable {
     }
 
     /** Starts the stopped server again, on the same port with the same data. */
-    void restart() throws Exception {
+    public void restart() throws Exception {
         this.server.restart();
     }
 
