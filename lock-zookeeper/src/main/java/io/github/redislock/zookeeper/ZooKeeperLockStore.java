@@ -85,6 +85,12 @@ public final class ZooKeeperLockStore implements LockStore {
 
     private final ConnectionStateListener connectionListener = this::connectionChanged;
 
+    /**
+     * Connected to a server cut off from the quorum (only with a client that allows read-only mode): it cannot
+     * vouch for the session.
+     */
+    private volatile boolean readOnly;
+
     /** Runs fixed leases out and holdAtLeast keeps; made on first use. */
     private volatile @Nullable ScheduledThreadPoolExecutor timers;
 
@@ -339,7 +345,7 @@ public final class ZooKeeperLockStore implements LockStore {
 
     /** Whether this lock's session is the client's current one and the client is connected to it. */
     boolean vouchesFor(ZooKeeperLock lock) {
-        return this.client.getZookeeperClient().isConnected() && !sessionEnded(lock);
+        return this.client.getZookeeperClient().isConnected() && !this.readOnly && !sessionEnded(lock);
     }
 
     /** Whether Curator has made a new ZooKeeper handle (a new session) since the lock's node was made. */
@@ -353,10 +359,17 @@ public final class ZooKeeperLockStore implements LockStore {
     }
 
     /**
-     * SUSPENDED and RECONNECTED need nothing here ({@link #vouchesFor} reads the connection as it is); LOST
-     * loses every held lock and wakes every waiter, whose node went with the session.
+     * SUSPENDED needs nothing here ({@link #vouchesFor} reads the connection as it is); READ_ONLY is remembered
+     * until a connection to the quorum; LOST loses every held lock and wakes every waiter, whose node went with
+     * the session; RECONNECTED loses the locks of an earlier session.
      */
     private void connectionChanged(CuratorFramework client, ConnectionState state) {
+        if (state == ConnectionState.READ_ONLY) {
+            this.readOnly = true;
+        }
+        else if (state.isConnected()) {
+            this.readOnly = false;
+        }
         if (state == ConnectionState.LOST || state == ConnectionState.RECONNECTED) {
             for (ZooKeeperLock lock : List.copyOf(this.held)) {
                 if ((state == ConnectionState.LOST || sessionEnded(lock)) && lock.lose()) {
