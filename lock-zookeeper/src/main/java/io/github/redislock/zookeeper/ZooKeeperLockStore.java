@@ -1,26 +1,20 @@
 package io.github.redislock.zookeeper;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.WatcherRemoveCuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
@@ -61,12 +55,6 @@ public final class ZooKeeperLockStore implements LockStore {
 
     private static final Log logger = LogFactory.getLog(ZooKeeperLockStore.class);
 
-    /** The lock nodes' name, before Curator's protection prefix and ZooKeeper's sequence number. */
-    private static final String NODE = "lock-";
-
-    /** Curator's protected name ({@code _c_<uuid>-}), ours, then ZooKeeper's 10-digit sequence number. */
-    private static final Pattern LOCK_NODE = Pattern.compile("_c_[0-9a-f-]{36}-" + NODE + "\\d{10}");
-
     private final CuratorFramework client;
 
     private final String basePath;
@@ -80,8 +68,8 @@ public final class ZooKeeperLockStore implements LockStore {
     /** The locks held now, told when the session is lost. */
     private final Set<ZooKeeperLock> held = ConcurrentHashMap.newKeySet();
 
-    /** The threads waiting now, woken when the session is lost. */
-    private final Set<Turn> waiting = ConcurrentHashMap.newKeySet();
+    /** Where the lock nodes of each key queue. */
+    private final LockLine line;
 
     private final ConnectionStateListener connectionListener = this::connectionChanged;
 
@@ -103,6 +91,7 @@ public final class ZooKeeperLockStore implements LockStore {
         this.client = client;
         this.basePath = BasePaths.checked(basePath);
         this.connectionTimeoutMillis = connectionTimeout.toMillis();
+        this.line = new LockLine(client);
         client.getConnectionStateListenable().addListener(this.connectionListener);
     }
 
@@ -118,17 +107,16 @@ public final class ZooKeeperLockStore implements LockStore {
         long instance = this.client.getZookeeperClient().getInstanceIndex();
         long sent = System.nanoTime();
         Stat stat = new Stat();
-        String node = create(key, stat);
-        WatcherRemoveCuratorFramework watches = this.client.newWatcherRemoveCuratorFramework();
+        String node = this.line.join(key, stat);
         ZooKeeperLock lock = null;
         try {
-            if (!awaitTurn(watches, key, node, deadlineNanos)) {
+            if (!this.line.awaitTurn(key, node, deadlineNanos)) {
                 return null;
             }
             if (this.client.getZookeeperClient().getInstanceIndex() != instance) {
                 throw new LockException("The ZooKeeper session ended while taking lock '" + key + "'");
             }
-            lock = new ZooKeeperLock(this, key, node, fence(node, stat), instance, sent);
+            lock = new ZooKeeperLock(this, key, node, this.line.fence(node, stat), instance, sent);
             this.held.add(lock);
             if (sessionEnded(lock) && lock.lose()) {
                 // The session ended just now, and the connection listener may have gone through the held locks
@@ -142,9 +130,8 @@ public final class ZooKeeperLockStore implements LockStore {
             return lock;
         }
         finally {
-            watches.removeWatchers();
             if (lock == null) {
-                deleteAbandoned(node);
+                this.line.leave(node);
             }
         }
     }
@@ -168,99 +155,6 @@ public final class ZooKeeperLockStore implements LockStore {
             Thread.currentThread().interrupt();
             throw new LockException("Interrupted while waiting for a ZooKeeper connection for lock '" + key + "'",
                     ex);
-        }
-    }
-
-    /** This attempt's ephemeral sequential node, the key's parent made as a container if missing. */
-    private String create(String key, Stat stat) {
-        try {
-            return this.client.create()
-                .storingStatIn(stat)
-                .creatingParentContainersIfNeeded()
-                .withProtection()
-                .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                .forPath(key + "/" + NODE, new byte[0]);
-        }
-        catch (Exception ex) {
-            throw failure("create a lock node for", key, ex);
-        }
-    }
-
-    /**
-     * Waits until the node is first in its line: reads the line, and if a node is before it, watches that one
-     * and sleeps until it goes (or the session ends). Reads again after every wake-up: the predecessor may have
-     * been a waiter that gave up, not the holder.
-     * @return true at the head of the line, false when the deadline passed first
-     */
-    private boolean awaitTurn(WatcherRemoveCuratorFramework watches, String key, String node, long deadline) {
-        String mine = node.substring(node.lastIndexOf('/') + 1);
-        while (true) {
-            List<String> line = line(key);
-            int index = line.indexOf(mine);
-            if (index < 0) {
-                throw new LockException("The lock node for '" + key + "' is gone: the ZooKeeper session ended "
-                        + "while waiting");
-            }
-            if (index == 0) {
-                return true;
-            }
-            Turn turn = new Turn(key);
-            this.waiting.add(turn);
-            try {
-                if (watches.checkExists().usingWatcher(turn).forPath(key + "/" + line.get(index - 1)) != null
-                        && !turn.await(deadline)) {
-                    return false;
-                }
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new LockException("Interrupted while waiting for lock '" + key + "'", ex);
-            }
-            catch (Exception ex) {
-                throw failure("watch the line of", key, ex);
-            }
-            finally {
-                this.waiting.remove(turn);
-            }
-        }
-    }
-
-    /** The lock nodes under the key, oldest first; anything else under it is not ours and is left out. */
-    private List<String> line(String key) {
-        List<String> children;
-        try {
-            children = this.client.getChildren().forPath(key);
-        }
-        catch (Exception ex) {
-            throw failure("read the line of", key, ex);
-        }
-        List<String> line = new ArrayList<>(children.size());
-        for (String child : children) {
-            if (LOCK_NODE.matcher(child).matches()) {
-                line.add(child);
-            }
-        }
-        line.sort(Comparator.comparing((String child) -> child.substring(child.length() - 10)));
-        return line;
-    }
-
-    /** The node's creation zxid: from the create's answer, or read when Curator found the node again. */
-    private long fence(String node, Stat created) {
-        if (created.getCzxid() != 0) {
-            return created.getCzxid();
-        }
-        try {
-            Stat stat = this.client.checkExists().forPath(node);
-            if (stat == null) {
-                throw new LockException("The lock node " + node + " is gone: the ZooKeeper session ended");
-            }
-            return stat.getCzxid();
-        }
-        catch (LockException ex) {
-            throw ex;
-        }
-        catch (Exception ex) {
-            throw failure("read the lock node of", node, ex);
         }
     }
 
@@ -299,7 +193,7 @@ public final class ZooKeeperLockStore implements LockStore {
         }
         catch (Exception ex) {
             // Guaranteed: Curator deletes it once the connection is back; or it goes with the session.
-            throw failure("release", lock.key(), ex);
+            throw LockLine.failure("release", lock.key(), ex);
         }
     }
 
@@ -313,24 +207,7 @@ public final class ZooKeeperLockStore implements LockStore {
             return stat != null && stat.getCzxid() == lock.fencingToken() && !sessionEnded(lock);
         }
         catch (Exception ex) {
-            throw failure("check", lock.key(), ex);
-        }
-    }
-
-    /** An abandoned attempt's node goes before the call returns, even from an interrupted thread. */
-    private void deleteAbandoned(String node) {
-        boolean interrupted = Thread.interrupted();
-        try {
-            this.client.delete().quietly().guaranteed().forPath(node);
-        }
-        catch (Exception ex) {
-            logger.warn("Could not delete abandoned lock node " + node + " now; Curator deletes it when the "
-                    + "connection is back, or it goes with the session", ex);
-        }
-        finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            throw LockLine.failure("check", lock.key(), ex);
         }
     }
 
@@ -379,7 +256,7 @@ public final class ZooKeeperLockStore implements LockStore {
             }
         }
         if (state == ConnectionState.LOST) {
-            this.waiting.forEach(Turn::wake);
+            this.line.wakeAll();
         }
     }
 
@@ -407,11 +284,7 @@ public final class ZooKeeperLockStore implements LockStore {
     /** Per key, how many threads of this application wait for it now. */
     @Override
     public Map<String, Integer> waiting() {
-        Map<String, Integer> counts = new TreeMap<>();
-        for (Turn turn : this.waiting) {
-            counts.merge(turn.key, 1, Integer::sum);
-        }
-        return counts;
+        return this.line.waiting();
     }
 
     /** One line for the start-up log and the endpoint: the ensemble and the base path. */
@@ -454,16 +327,5 @@ public final class ZooKeeperLockStore implements LockStore {
         if (timers != null) {
             timers.shutdownNow();
         }
-    }
-
-    private static LockException failure(String action, String key, Exception ex) {
-        if (ex instanceof InterruptedException) {
-            Thread.currentThread().interrupt();
-            return new LockException("Interrupted while trying to " + action + " lock '" + key + "'", ex);
-        }
-        if (ex instanceof LockException lockException) {
-            return lockException;
-        }
-        return new LockException("Could not " + action + " lock '" + key + "' in ZooKeeper: " + ex, ex);
     }
 }

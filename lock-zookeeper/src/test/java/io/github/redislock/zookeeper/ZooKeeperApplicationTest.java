@@ -37,7 +37,6 @@ import io.github.redislock.engine.LockEngine;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -219,7 +218,7 @@ class ZooKeeperApplicationTest {
         RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
         Jobs jobs = context.getBean(Jobs.class);
         AtomicReference<Object> seen = new AtomicReference<>();
-        jobs.during("observed", () -> seen.set(endpoint.locks(org.springframework.boot.actuate.endpoint.SecurityContext.NONE)));
+        jobs.during("observed", () -> seen.set(endpoint.locks()));
         assertThat(seen.get()).asString().contains("/redis-lock/job:observed");
         assertThat(endpoint.locks().held()).isEmpty();
         assertThat(registry).hasObservationWithNameEqualTo("redis.lock.acquire").that()
@@ -234,7 +233,6 @@ class ZooKeeperApplicationTest {
         assertThat(context.getBean(io.github.redislock.LockProvider.class)).isInstanceOf(LockEngine.class);
         assertThat(context.getBean(LockEngine.class).describe()).isEqualTo("ZooKeeper " + locks.connectString()
                 + " /redis-lock");
-        assertThat(context.getBeanNamesForType(Show.class)).isEmpty();
     }
 
     /** A lock on the key held by another application (its own session). */

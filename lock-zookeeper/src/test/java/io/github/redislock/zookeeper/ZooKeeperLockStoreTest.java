@@ -71,7 +71,11 @@ class ZooKeeperLockStoreTest {
 
     /** One application: a client (its own session), a store and an engine over it. */
     private Application application() {
-        CuratorFramework client = server.client(4_000);
+        return application(4_000);
+    }
+
+    private Application application(int sessionTimeoutMillis) {
+        CuratorFramework client = server.client(sessionTimeoutMillis);
         ZooKeeperLockStore store = new ZooKeeperLockStore(client, "/locks", Duration.ofSeconds(2));
         LockEngine engine = new LockEngine(store, Duration.ofSeconds(30),
                 (key, token, fence, detection) -> this.losses.add(key + " " + fence + " " + detection));
@@ -285,7 +289,8 @@ class ZooKeeperLockStoreTest {
 
     @Test
     void aSuspendedConnectionIsNotTrustedUntilItReconnectsToTheSameSession() throws Exception {
-        Application holder = application();
+        // The longest session the server allows, so that the restart is over well before it could expire.
+        Application holder = application(10_000);
         LockHandle lock = holder.engine().acquire(LockRequest.of("suspended", Duration.ZERO, null));
         assertThat(lock.isHeld()).isTrue();
         server.stop();

@@ -21,8 +21,8 @@ import org.apache.zookeeper.ZooKeeper;
  */
 public final class ZooKeeperServer implements AutoCloseable {
 
-    /** The server's tick: sessions may last from 2 to 20 ticks. */
-    public static final int TICK_MILLIS = 200;
+    /** The server's tick: sessions may last from 2 to 20 ticks (1 to 10 s). */
+    public static final int TICK_MILLIS = 500;
 
     private final TestingServer server;
 
