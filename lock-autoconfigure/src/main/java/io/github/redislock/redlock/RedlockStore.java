@@ -76,12 +76,14 @@ final class RedlockStore implements LockStore {
     }
 
     /**
-     * Attempts until one takes a majority or the deadline passes, 20–70 ms apart.
+     * Attempts until one takes a majority or the deadline passes, 20–70 ms apart, each with a fresh random token
+     * of its own (the request's is not used).
      * @throws LockException if fewer than a majority of nodes answered the last attempt, a node holds a larger
      * fencing token than the majority reported, or the thread is interrupted
      */
     @Override
-    public @Nullable RedlockHandle take(String key, long leaseMillis, boolean renewed, long deadline) {
+    public @Nullable RedlockHandle take(String key, String requestToken, long leaseMillis, boolean renewed,
+            long deadline) {
         while (true) {
             // A fresh token per attempt: a late release of a failed attempt can never remove a later one's lock.
             Attempt attempt = attempt(key, newToken(), leaseMillis);

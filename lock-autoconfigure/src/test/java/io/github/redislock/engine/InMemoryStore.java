@@ -55,7 +55,8 @@ final class InMemoryStore implements LockStore {
     }
 
     @Override
-    public synchronized @Nullable StoreLock take(String key, long leaseMillis, boolean renewed, long deadline) {
+    public synchronized @Nullable StoreLock take(String key, String token, long leaseMillis, boolean renewed,
+            long deadline) {
         this.takes.add(key);
         if (key.equals(this.failing)) {
             throw new OutOfMemoryError("planted");
