@@ -1,5 +1,6 @@
 package io.github.redislock.zookeeper;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -50,16 +51,17 @@ final class LockLine {
     /**
      * Joins the key's line: this attempt's ephemeral sequential node (Curator's protected mode), the key's parent
      * made as a container if missing.
+     * @param token the request's token, kept as the node's data (for whoever looks at the node)
      * @param stat filled with the node's stat (its creation zxid), when Curator has it
      */
-    String join(String key, Stat stat) {
+    String join(String key, String token, Stat stat) {
         try {
             return this.client.create()
                 .storingStatIn(stat)
                 .creatingParentContainersIfNeeded()
                 .withProtection()
                 .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                .forPath(key + "/" + NODE, new byte[0]);
+                .forPath(key + "/" + NODE, token.getBytes(StandardCharsets.UTF_8));
         }
         catch (Exception ex) {
             throw failure("create a lock node for", key, ex);

@@ -34,6 +34,8 @@ final class ZooKeeperLock implements StoreLock {
     /** The lock node's full path. */
     final String node;
 
+    private final String token;
+
     private final long fence;
 
     /** Curator's ZooKeeper handle count when the node was created: another handle means another session. */
@@ -46,11 +48,12 @@ final class ZooKeeperLock implements StoreLock {
     /** The fixed lease's timer, or {@code null} for a lock held until released. */
     private @Nullable ScheduledFuture<?> leaseTimer;
 
-    ZooKeeperLock(ZooKeeperLockStore store, String key, String node, long fence, long instance,
+    ZooKeeperLock(ZooKeeperLockStore store, String key, String node, String token, long fence, long instance,
             long leaseStartNanos) {
         this.store = store;
         this.key = key;
         this.node = node;
+        this.token = token;
         this.fence = fence;
         this.instance = instance;
         this.leaseStartNanos = leaseStartNanos;
@@ -61,10 +64,10 @@ final class ZooKeeperLock implements StoreLock {
         return this.key;
     }
 
-    /** The lock node's name (Curator's protection prefix with a random UUID, then the sequence number). */
+    /** The request's token, which the lock node keeps as its data. */
     @Override
     public String token() {
-        return this.node.substring(this.node.lastIndexOf('/') + 1);
+        return this.token;
     }
 
     /** The zxid of the transaction that created the lock node (its {@code czxid}). */

@@ -102,12 +102,13 @@ public final class ZooKeeperLockStore implements LockStore {
     }
 
     @Override
-    public @Nullable ZooKeeperLock take(String key, long leaseMillis, boolean renewed, long deadlineNanos) {
+    public @Nullable ZooKeeperLock take(String key, String token, long leaseMillis, boolean renewed,
+            long deadlineNanos) {
         awaitConnection(key);
         long instance = this.client.getZookeeperClient().getInstanceIndex();
         long sent = System.nanoTime();
         Stat stat = new Stat();
-        String node = this.line.join(key, stat);
+        String node = this.line.join(key, token, stat);
         ZooKeeperLock lock = null;
         try {
             if (!this.line.awaitTurn(key, node, deadlineNanos)) {
@@ -116,7 +117,7 @@ public final class ZooKeeperLockStore implements LockStore {
             if (this.client.getZookeeperClient().getInstanceIndex() != instance) {
                 throw new LockException("The ZooKeeper session ended while taking lock '" + key + "'");
             }
-            lock = new ZooKeeperLock(this, key, node, this.line.fence(node, stat), instance, sent);
+            lock = new ZooKeeperLock(this, key, node, token, this.line.fence(node, stat), instance, sent);
             this.held.add(lock);
             if (sessionEnded(lock) && lock.lose()) {
                 // The session ended just now, and the connection listener may have gone through the held locks
