@@ -28,6 +28,7 @@ import io.github.redislock.LockContext;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockLostEvent;
+import io.github.redislock.LockLostException;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
 import io.github.redislock.actuate.RedisLocksEndpoint;
@@ -209,6 +210,28 @@ class ZooKeeperApplicationTest {
             assertThat(next.fencingToken()).isGreaterThan(lock.fencingToken());
         }
         assertThat(losses.events).hasSize(1);
+    }
+
+    @Test
+    void aSessionLostWhileTheMethodRunsFailsItWithOnLeaseLostThrow() {
+        ConfigurableApplicationContext context = application("redis-lock.on-lease-lost=throw");
+        Jobs jobs = context.getBean(Jobs.class);
+        CuratorFramework client = context.getBean(CuratorFramework.class);
+        AtomicReference<Boolean> heldAfterExpiry = new AtomicReference<>();
+        assertThatThrownBy(() -> jobs.during("expires", () -> {
+            LockHandle lock = LockContext.assertHeld();
+            try {
+                locks.expireSession(client);
+            }
+            catch (Exception ex) {
+                throw new IllegalStateException(ex);
+            }
+            await().atMost(Duration.ofSeconds(10)).until(lock::isLost);
+            heldAfterExpiry.set(lock.isHeld());
+        })).isInstanceOf(LockLostException.class).hasMessageContaining("job:expires");
+        assertThat(heldAfterExpiry.get()).isFalse();
+        assertThat(context.getBean(Losses.class).events).singleElement()
+            .satisfies((event) -> assertThat(event.getDetection()).isEqualTo(LockLossDetection.SESSION));
     }
 
     @Test
