@@ -185,6 +185,8 @@ public final class ZooKeeperLockStore implements LockStore {
         if (this.client.getZookeeperClient().getInstanceIndex() != lock.instance) {
             return false;
         }
+        // A thread interrupted after its work (a cancelled task) still releases: the flag is set aside for the call.
+        boolean interrupted = Thread.interrupted();
         try {
             this.client.delete().guaranteed().forPath(lock.node);
             return true;
@@ -195,6 +197,11 @@ public final class ZooKeeperLockStore implements LockStore {
         catch (Exception ex) {
             // Guaranteed: Curator deletes it once the connection is back; or it goes with the session.
             throw LockLine.failure("release", lock.key(), ex);
+        }
+        finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -239,6 +239,21 @@ class ZooKeeperLockStoreTest {
     }
 
     @Test
+    void anInterruptedHolderStillReleases() throws Exception {
+        Application holder = application();
+        LockHandle lock = holder.engine().acquire(LockRequest.of("interrupted holder", Duration.ZERO, null));
+        Thread.currentThread().interrupt();
+        try {
+            lock.close();
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        }
+        finally {
+            Thread.interrupted();
+        }
+        assertThat(nodes("interrupted holder")).isEmpty();
+    }
+
+    @Test
     void multipleKeysAreAllOrNothing() throws Exception {
         Application first = application();
         Application second = application();
