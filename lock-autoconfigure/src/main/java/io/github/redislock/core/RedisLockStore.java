@@ -100,8 +100,8 @@ final class RedisLockStore implements LockStore {
     }
 
     /**
-     * Takes the key for the request's token, waiting in the local line and the key's Redis queue until the deadline; with
-     * replica acknowledgement, a lock taken in Redis counts once the replicas have it.
+     * Takes the key for the request's token, waiting in the local line and the key's Redis queue until the
+     * deadline; with replica acknowledgement, a lock taken in Redis counts once the replicas have it.
      */
     @Override
     public @Nullable StoreLock take(String key, String token, long leaseMillis, boolean renewed,
