@@ -335,6 +335,21 @@ class ZooKeeperLockStoreTest {
     }
 
     @Test
+    void aCheckFindsANodeDeletedBehindTheHoldersBack() throws Exception {
+        Application holder = application();
+        LockHandle lock = holder.engine().acquire(LockRequest.of("checked", Duration.ZERO, null));
+        assertThat(lock.verifyHeld()).isTrue();
+        // Someone with access to the ensemble removes the node (as the pre-commit check would then find).
+        this.inspector.delete().forPath("/locks/checked/" + nodes("checked").get(0));
+        assertThat(lock.verifyHeld()).isFalse();
+        assertThat(lock.isLost()).isTrue();
+        assertThat(lock.isHeld()).isFalse();
+        lock.close();
+        assertThat(this.losses).containsExactly("/locks/checked " + lock.fencingToken() + " "
+                + LockLossDetection.COMMIT_CHECK);
+    }
+
+    @Test
     void aFixedLeaseEndsTheLockAndTheReleaseReportsIt() throws Exception {
         Application holder = application();
         Application other = application();
