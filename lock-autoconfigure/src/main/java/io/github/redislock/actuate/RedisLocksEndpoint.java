@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -41,7 +42,7 @@ public class RedisLocksEndpoint {
     /** What a key shows as when keys are not shown. */
     static final String MASKED = "******";
 
-    private final RedisLockClient client;
+    private final Supplier<LockEngineState> state;
 
     private final Show showKeys;
 
@@ -58,7 +59,17 @@ public class RedisLocksEndpoint {
      * @param roles the roles that may see keys with {@link Show#WHEN_AUTHORIZED} (empty: any authenticated user)
      */
     public RedisLocksEndpoint(RedisLockClient client, Show showKeys, Set<String> roles) {
-        this.client = client;
+        this(client::state, showKeys, roles);
+    }
+
+    /**
+     * The endpoint of any store's engine ({@code LockEngine::state}).
+     * @param state the engine's snapshot
+     * @param showKeys when keys are shown; otherwise each shows as {@value #MASKED}
+     * @param roles the roles that may see keys with {@link Show#WHEN_AUTHORIZED} (empty: any authenticated user)
+     */
+    public RedisLocksEndpoint(Supplier<LockEngineState> state, Show showKeys, Set<String> roles) {
+        this.state = state;
         this.showKeys = showKeys;
         this.roles = Set.copyOf(roles);
     }
@@ -72,7 +83,7 @@ public class RedisLocksEndpoint {
     @ReadOperation
     public RedisLocksDescriptor locks(SecurityContext securityContext) {
         boolean show = this.showKeys.isShown(securityContext, this.roles);
-        LockEngineState state = this.client.state();
+        LockEngineState state = this.state.get();
         List<HeldLockDescriptor> held = new ArrayList<>(state.held().size());
         for (LockEngineState.HeldKey key : state.held()) {
             held.add(new HeldLockDescriptor(show ? key.key() : MASKED, key.fencingToken(), key.heldSince(),

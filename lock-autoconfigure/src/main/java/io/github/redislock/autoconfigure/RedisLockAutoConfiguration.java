@@ -39,43 +39,19 @@ import org.springframework.transaction.TransactionExecutionListener;
  * {@code ObservationRegistry}), and the advisor behind {@code @DistributedLock}. An application that defines
  * its own {@link LockProvider} bean gets the template and the advice on that provider, with or without a
  * {@link RedisConnectionFactory}.
- * Backs off when Spring Data Redis is absent, when there is neither a {@link RedisConnectionFactory} nor a
- * {@link LockProvider}, or with {@code redis-lock.enabled=false}; {@link RedisLockGuardAutoConfiguration} then makes sure no
+ * Without Spring Data Redis only the Redis engine is left out: another store's {@link LockProvider} (the
+ * ZooKeeper module's) gets the template and the advice. Backs off when there is neither a
+ * {@link RedisConnectionFactory} nor a {@link LockProvider}, or with {@code redis-lock.enabled=false}; {@link RedisLockGuardAutoConfiguration} then makes sure no
  * {@code @DistributedLock} method runs unlocked in silence. Every bean can be replaced by declaring one of the
  * same type.
  */
 // Boot's Redis auto-configuration by both of its names: Boot 4 moved it to a module (and package) of its own.
 @AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
         "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration" })
-@ConditionalOnClass(StringRedisTemplate.class)
 @ConditionalOnBooleanProperty(name = "redis-lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(RedisLockProperties.class)
 @Import(LockProxyRegistrar.class)
 public final class RedisLockAutoConfiguration {
-
-    @Bean
-    @ConditionalOnMissingBean(LockProvider.class)
-    @ConditionalOnBean(RedisConnectionFactory.class)
-    RedisLockClient redisLockClient(ListableBeanFactory beanFactory, RedisLockProperties properties,
-            ApplicationEventPublisher publisher) {
-        RedisConnectionFactory connectionFactory = ConnectionFactoryChoice.choose(beanFactory,
-                properties.getConnectionFactory());
-        RedisLockClient client;
-        try {
-            client = new RedisLockClient(connectionFactory, properties.getKeyPrefix(), properties.getLeaseTime(),
-                    new LockLostEventPublisher(publisher), null, properties.getReplicasToAcknowledge(),
-                    properties.getReplicationTimeout());
-        }
-        catch (IllegalArgumentException ex) {
-            throw new LockConfigurationException("redis-lock.replicas-to-acknowledge is "
-                    + properties.getReplicasToAcknowledge() + ": " + ex.getMessage() + ".",
-                    "Set redis-lock.replicas-to-acknowledge to 0 for a Redis Cluster (each master's replicas "
-                            + "would need their own WAIT), or lock on a standalone or Sentinel connection.");
-        }
-        client.setLocalHandoverLimit(properties.getLocalHandoverLimit());
-        client.setLocalHandoverTimeLimit(properties.getLocalHandoverTimeLimit());
-        return client;
-    }
 
     @Bean
     @ConditionalOnMissingBean
@@ -117,6 +93,39 @@ public final class RedisLockAutoConfiguration {
         int order = Binder.get(environment).bind("redis-lock.order", Integer.class)
                 .orElse(RedisLockProperties.DEFAULT_ORDER);
         return new DistributedLockAdvisor(lockOperationSource, distributedLockTemplate::getObject, beanFactory, order);
+    }
+
+    /**
+     * The single-Redis engine, only with Spring Data Redis on the class path: the rest serves any store's
+     * provider (the ZooKeeper module's) without it. A nested class, so that nothing of it loads without Redis.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(StringRedisTemplate.class)
+    static class RedisEngineConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(LockProvider.class)
+        @ConditionalOnBean(RedisConnectionFactory.class)
+        RedisLockClient redisLockClient(ListableBeanFactory beanFactory, RedisLockProperties properties,
+                ApplicationEventPublisher publisher) {
+            RedisConnectionFactory connectionFactory = ConnectionFactoryChoice.choose(beanFactory,
+                    properties.getConnectionFactory());
+            RedisLockClient client;
+            try {
+                client = new RedisLockClient(connectionFactory, properties.getKeyPrefix(), properties.getLeaseTime(),
+                        new LockLostEventPublisher(publisher), null, properties.getReplicasToAcknowledge(),
+                        properties.getReplicationTimeout());
+            }
+            catch (IllegalArgumentException ex) {
+                throw new LockConfigurationException("redis-lock.replicas-to-acknowledge is "
+                        + properties.getReplicasToAcknowledge() + ": " + ex.getMessage() + ".",
+                        "Set redis-lock.replicas-to-acknowledge to 0 for a Redis Cluster (each master's replicas "
+                                + "would need their own WAIT), or lock on a standalone or Sentinel connection.");
+            }
+            client.setLocalHandoverLimit(properties.getLocalHandoverLimit());
+            client.setLocalHandoverTimeLimit(properties.getLocalHandoverTimeLimit());
+            return client;
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

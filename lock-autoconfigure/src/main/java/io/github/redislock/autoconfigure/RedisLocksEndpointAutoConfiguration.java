@@ -2,6 +2,7 @@ package io.github.redislock.autoconfigure;
 
 import io.github.redislock.actuate.RedisLocksEndpoint;
 import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.engine.LockEngine;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -14,7 +15,7 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * The read-only {@code redislocks} Actuator endpoint ({@link RedisLocksEndpoint}), with Actuator on the class
- * path, the Redis engine in use, and the endpoint available (exposed, e.g.
+ * path, the Redis engine or a store-neutral {@link LockEngine} in use, and the endpoint available (exposed, e.g.
  * {@code management.endpoints.web.exposure.include=health,redislocks}, and not switched off).
  */
 @AutoConfiguration(after = RedisLockAutoConfiguration.class)
@@ -28,5 +29,14 @@ public final class RedisLocksEndpointAutoConfiguration {
     @ConditionalOnBean(RedisLockClient.class)
     RedisLocksEndpoint redisLocksEndpoint(RedisLockClient redisLockClient, RedisLocksEndpointProperties properties) {
         return new RedisLocksEndpoint(redisLockClient, properties.getShowKeys(), properties.getRoles());
+    }
+
+    // Another store's engine (the ZooKeeper module's): the same endpoint over the engine's own bookkeeping.
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint
+    @ConditionalOnBean(LockEngine.class)
+    RedisLocksEndpoint lockEngineLocksEndpoint(LockEngine lockEngine, RedisLocksEndpointProperties properties) {
+        return new RedisLocksEndpoint(lockEngine::state, properties.getShowKeys(), properties.getRoles());
     }
 }

@@ -56,7 +56,8 @@ class ConfigurationMetadataTest {
         try (InputStream in = new ClassPathResource("META-INF/spring-autoconfigure-metadata.properties").getInputStream()) {
             metadata.load(in);
         }
-        assertThat(metadata.getProperty(RedisLockAutoConfiguration.class.getName() + ".ConditionalOnClass"))
+        assertThat(metadata.getProperty(RedisLockAutoConfiguration.class.getName()
+                + "$RedisEngineConfiguration.ConditionalOnClass"))
             .isEqualTo("org.springframework.data.redis.core.StringRedisTemplate");
     }
 }

@@ -56,11 +56,13 @@ class RedisLockAutoConfigurationTest {
     }
 
     @Test
-    void backsOffWithoutSpringDataRedis() {
+    void withoutSpringDataRedisOnlyTheRedisEngineBacksOff() {
+        // Another store's provider (the ZooKeeper module's) still gets the template and the advice, without Redis.
         new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RedisLockAutoConfiguration.class))
                 .withClassLoader(new FilteredClassLoader(StringRedisTemplate.class)).run((context) -> {
                     assertThat(context).hasNotFailed().doesNotHaveBean(RedisLockClient.class)
-                            .doesNotHaveBean(RedisLockProperties.class);
+                            .doesNotHaveBean(DistributedLockTemplate.class)
+                            .doesNotHaveBean(DistributedLockAdvisor.class);
                 });
     }
 

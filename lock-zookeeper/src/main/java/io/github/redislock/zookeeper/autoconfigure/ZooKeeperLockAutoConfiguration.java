@@ -1,0 +1,103 @@
+package io.github.redislock.zookeeper.autoconfigure;
+
+import java.time.Instant;
+import java.util.Objects;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+
+import io.github.redislock.LockLostEvent;
+import io.github.redislock.LockProvider;
+import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
+import io.github.redislock.autoconfigure.RedisLockProperties;
+import io.github.redislock.autoconfigure.RedlockAutoConfiguration;
+import io.github.redislock.engine.LockEngine;
+import io.github.redislock.zookeeper.ZooKeeperLockStore;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+
+/**
+ * Locks in ZooKeeper instead of Redis, with {@code redis-lock-zookeeper} on the class path and either
+ * {@code redis-lock.zookeeper.connect-string} set or a {@link CuratorFramework} bean defined (as Spring Cloud
+ * Zookeeper does; it is then used as it is, and must be started). Runs before the Redis auto-configurations: its
+ * {@link LockEngine} over a {@link ZooKeeperLockStore} is the application's {@link LockProvider}, so the Redis
+ * and Redlock engines back off and {@link RedisLockAutoConfiguration} puts the template and
+ * {@code @DistributedLock} on ZooKeeper; the application needs no Redis at all. Bad settings stop the start-up
+ * with a failure analysis; an unreachable ensemble does not (lock calls then fail with
+ * {@link io.github.redislock.LockException} within the connection timeout).
+ */
+@AutoConfiguration(before = { RedisLockAutoConfiguration.class, RedlockAutoConfiguration.class },
+        afterName = "org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration")
+@ConditionalOnClass(CuratorFramework.class)
+@ConditionalOnBooleanProperty(name = "redis-lock.enabled", matchIfMissing = true)
+@Conditional(ZooKeeperLockAutoConfiguration.OnZooKeeper.class)
+@EnableConfigurationProperties({ ZooKeeperLockProperties.class, RedisLockProperties.class })
+public final class ZooKeeperLockAutoConfiguration {
+
+    private static final Log logger = LogFactory.getLog(ZooKeeperLockAutoConfiguration.class);
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    CuratorFramework redisLockCuratorFramework(ZooKeeperLockProperties properties) {
+        String connectString = ZooKeeperSettings.connectString(
+                Objects.requireNonNullElse(properties.getConnectString(), ""));
+        CuratorFramework client = CuratorFrameworkFactory.builder()
+            .connectString(connectString)
+            .sessionTimeoutMs((int) properties.getSessionTimeout().toMillis())
+            .connectionTimeoutMs((int) properties.getConnectionTimeout().toMillis())
+            // Retries of an operation cut by a disconnection; each attempt waits up to the connection timeout.
+            .retryPolicy(new ExponentialBackoffRetry(100, 3))
+            .build();
+        // Connects in the background: an unreachable ensemble does not stop the start-up.
+        client.start();
+        return client;
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    ZooKeeperLockStore zooKeeperLockStore(CuratorFramework curatorFramework, ZooKeeperLockProperties properties) {
+        String basePath = ZooKeeperSettings.basePath(properties.getBasePath());
+        return new ZooKeeperLockStore(curatorFramework, basePath, properties.getConnectionTimeout());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(LockProvider.class)
+    LockEngine zooKeeperLockEngine(ZooKeeperLockStore store, RedisLockProperties properties,
+            ApplicationEventPublisher publisher) {
+        LockEngine engine = new LockEngine(store, properties.getLeaseTime(), (key, token, fence, detection) -> publisher
+            .publishEvent(new LockLostEvent(store, key, token, fence, Instant.now(), detection)));
+        logger.info("redis-lock: locks are kept in " + engine.describe());
+        return engine;
+    }
+
+    /** {@code redis-lock.zookeeper.connect-string} is set, or the application has a {@link CuratorFramework}. */
+    static final class OnZooKeeper extends AnyNestedCondition {
+
+        OnZooKeeper() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnProperty("redis-lock.zookeeper.connect-string")
+        static final class ConnectString {
+
+        }
+
+        @ConditionalOnBean(CuratorFramework.class)
+        static final class OwnClient {
+
+        }
+    }
+}
