@@ -10,19 +10,28 @@ import java.util.concurrent.atomic.AtomicLong;
  * token of the client unique; the random part makes the tokens of different clients (and of this one after a
  * restart) distinct, and keeps anyone who has not seen one from guessing, and so overwriting or releasing, a
  * token this client created. One random draw per client rather than per acquisition: a draw costs a digest
- * and its allocations on the hot path, and contends on the generator.
+ * and its allocations on the hot path, and contends on the generator. The random part also names the client in
+ * its store's instance registry (see {@code InstanceRegistry}), so that the holder of a key can be told from its
+ * value alone. Internal.
  */
-final class LockTokens {
+public final class LockTokens {
 
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
-    private final String prefix = randomId() + '.';
+    private final String id = randomId();
+
+    private final String prefix = this.id + '.';
 
     private final AtomicLong sequence = new AtomicLong();
 
     /** A fresh token, never returned before by this instance. */
-    String next() {
+    public String next() {
         return this.prefix + Long.toString(this.sequence.incrementAndGet(), Character.MAX_RADIX);
+    }
+
+    /** The random part that begins every token of this instance. */
+    public String id() {
+        return this.id;
     }
 
     /** 128 random bits, URL-safe Base64: no colon, no dot. */

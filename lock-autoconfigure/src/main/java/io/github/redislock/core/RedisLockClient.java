@@ -23,6 +23,9 @@ import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockProvider;
 import io.github.redislock.LockRequest;
+import io.github.redislock.engine.InstanceInfo;
+import io.github.redislock.engine.LockInspection;
+import io.github.redislock.engine.LockInspector;
 import io.github.redislock.engine.MultiLockHandle;
 
 import org.springframework.context.SmartLifecycle;
@@ -57,7 +60,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * Redis errors surface as {@link LockException} naming the key, with the client library's exception as
  * cause, within the connection's command timeout ({@code spring.data.redis.timeout}).
  */
-public final class RedisLockClient implements LockProvider, SmartLifecycle, AutoCloseable {
+public final class RedisLockClient implements LockProvider, LockInspector, SmartLifecycle, AutoCloseable {
 
     private static final Log logger = LogFactory.getLog(RedisLockClient.class);
 
@@ -99,6 +102,14 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
 
     /** Replicas that must confirm each acquisition; {@code null}: none asked. */
     private final @Nullable ReplicaAcknowledgement acknowledgement;
+
+    /** Who holds any key, read on request; never on the lock's path. */
+    private final HolderView holders;
+
+    /** This instance in the registry, once {@link #publishInstance} asked for it. */
+    private volatile @Nullable InstanceInfo instance;
+
+    private volatile Duration instanceTtl = Duration.ofSeconds(30);
 
     private volatile boolean running;
 
@@ -156,6 +167,7 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         this.queueWork = ConnectionKind.newQueueWorker();
         this.waiting = new Waiting(this.protocol, this.channel, this.clientId, this.queueWork, this::extensionFailed);
         this.renewer = new LeaseRenewer(this.protocol, this.loss, executor, this.renewedLeaseMillis, clustered);
+        this.holders = HolderView.forRedis(connectionFactory, this.keyPrefix);
     }
 
     /**
@@ -394,6 +406,26 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
                 this.kept.view(nowNanos, now));
     }
 
+    /**
+     * Who holds the lock of this name now, whichever application: read from Redis (see {@link HolderView}).
+     * @throws LockException if the name makes a key the engine refuses, or Redis cannot be reached
+     */
+    @Override
+    public LockInspection inspect(String name) {
+        return this.holders.inspect(LockKeys.checked(this.keyPrefix, name));
+    }
+
+    /**
+     * Names this instance in the instance registry from {@link #start} until {@link #stop}, so that the holder
+     * view of any application can tell who holds the keys this one holds; call before {@link #start}.
+     * @param self this instance
+     * @param ttl how long its entry outlives the instance (refreshed every third of it)
+     */
+    public void publishInstance(InstanceInfo self, Duration ttl) {
+        this.instance = self;
+        this.instanceTtl = ttl;
+    }
+
     /** Tells the probe what only the engine sees (hand-offs, failed renewals); internal, for metrics. */
     public void observe(LockEngineProbe probe) {
         this.probe = probe;
@@ -403,6 +435,11 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
     /** This application's id in queues and hand-offs. */
     String clientId() {
         return this.clientId;
+    }
+
+    /** Tests: this client's tokens. */
+    LockTokens tokens() {
+        return this.tokens;
     }
 
     /** Tests: the protocol component. */
@@ -419,6 +456,11 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
     @Override
     public void start() {
         this.running = true;
+        InstanceInfo self = this.instance;
+        if (self != null) {
+            // Its tokens begin with the one id, and a hand-off writes its client id.
+            this.holders.registry().publish(self, List.of(this.tokens.id(), this.clientId), this.instanceTtl);
+        }
     }
 
     /**
@@ -429,6 +471,7 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
     @Override
     public void stop() {
         this.running = false;
+        this.holders.registry().withdraw();
         this.channel.close();
     }
 
@@ -447,6 +490,7 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
     @Override
     public void close() {
         this.running = false;
+        this.holders.registry().withdraw();
         this.renewer.close();
         this.channel.close();
         this.queueWork.shutdown();

@@ -38,7 +38,7 @@ import io.github.redislock.LockRequest;
  * </ul>
  * The store keeps, for now, its own waiting, renewal and loss signalling.
  */
-public final class LockEngine implements LockProvider {
+public final class LockEngine implements LockProvider, LockInspector {
 
     private static final Log logger = LogFactory.getLog(LockEngine.class);
 
@@ -137,6 +137,12 @@ public final class LockEngine implements LockProvider {
         }
         this.held.remove(entry.lock.key(), entry);
         entry.lock.release(entry.lock.isLost() ? 0 : entry.keepMillis(System.nanoTime()));
+    }
+
+    /** Asks the store who holds the key of this lock name now (see {@link LockStore#inspect}). */
+    @Override
+    public LockInspection inspect(String name) {
+        return this.store.inspect(this.store.key(name));
     }
 
     private static LockNotAcquiredException notAcquired(String[] keys, long start) {

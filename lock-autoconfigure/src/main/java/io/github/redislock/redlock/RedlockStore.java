@@ -1,7 +1,6 @@
 package io.github.redislock.redlock;
 
-import java.security.SecureRandom;
-import java.util.Base64;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -17,8 +16,12 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
+import io.github.redislock.core.HolderView;
 import io.github.redislock.core.LockKeys;
 import io.github.redislock.core.LockLossListener;
+import io.github.redislock.core.LockTokens;
+import io.github.redislock.engine.InstanceInfo;
+import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockStore;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -31,8 +34,6 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 final class RedlockStore implements LockStore {
 
     private static final Log logger = LogFactory.getLog(RedlockStore.class);
-
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final RedlockNode[] nodes;
 
@@ -47,6 +48,15 @@ final class RedlockStore implements LockStore {
 
     /** Renews leases. */
     private final ScheduledExecutorService scheduler;
+
+    /**
+     * Tokens: one random id for the store and a sequence, so that every attempt's token is new and its holder can
+     * be named from it (see {@link #inspect}).
+     */
+    private final LockTokens tokens = new LockTokens();
+
+    /** Who holds any key, as a majority of the nodes says; never on the lock's path. */
+    private final HolderView holders;
 
     /**
      * @param nodes one connection factory per independent master, at least 3
@@ -72,6 +82,7 @@ final class RedlockStore implements LockStore {
         this.calls = new ThreadPoolExecutor(0, 2 * this.nodes.length * RedlockNode.MAX_CALLS_IN_FLIGHT, 60,
                 TimeUnit.SECONDS, new SynchronousQueue<>(), (task) -> daemon(task, "redlock-call"));
         this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> daemon(task, "redlock-renewal"));
+        this.holders = HolderView.forNodes(nodes, this.keyPrefix);
     }
 
     private static Thread daemon(Runnable task, String name) {
@@ -95,7 +106,7 @@ final class RedlockStore implements LockStore {
     public @Nullable RedlockHandle take(String key, long leaseMillis, boolean renew, long deadline) {
         while (true) {
             // A fresh token per attempt: a late release of a failed attempt can never remove a later one's lock.
-            Attempt attempt = attempt(key, newToken(), leaseMillis);
+            Attempt attempt = attempt(key, this.tokens.next(), leaseMillis);
             if (attempt.handle != null) {
                 if (renew) {
                     attempt.handle.scheduleRenewal(this.scheduler);
@@ -248,14 +259,20 @@ final class RedlockStore implements LockStore {
         }
     }
 
-    private static String newToken() {
-        byte[] bytes = new byte[16];
-        RANDOM.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    /** Who holds the key now, as a majority of the nodes says (see {@link HolderView}). */
+    @Override
+    public LockInspection inspect(String key) {
+        return this.holders.inspect(key);
+    }
+
+    /** Names this instance in the registry on every node until {@link #close} (see {@link HolderView}). */
+    void publishInstance(InstanceInfo self, Duration ttl) {
+        this.holders.registry().publish(self, List.of(this.tokens.id()), ttl);
     }
 
     /** Stops renewing (held locks then expire with their lease) and the node calls. */
     void close() {
+        this.holders.registry().withdraw();
         this.scheduler.shutdownNow();
         this.calls.shutdownNow();
     }
