@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import org.jspecify.annotations.Nullable;
 
@@ -39,24 +40,33 @@ public final class HolderView {
 
     private final boolean queues;
 
-    private HolderView(NodeReads nodes, String keyPrefix, boolean queues) {
+    /** The name of a key's fence counter, for stores that keep the fencing token apart; else {@code null}. */
+    private final @Nullable UnaryOperator<String> fenceKey;
+
+    private HolderView(NodeReads nodes, String keyPrefix, boolean queues, @Nullable UnaryOperator<String> fenceKey) {
         this.nodes = nodes;
         this.registry = new InstanceRegistry(nodes, keyPrefix);
         this.queues = queues;
+        this.fenceKey = fenceKey;
     }
 
     /** The view of a single Redis (standalone, Sentinel or Cluster), which keeps a queue per key. */
     public static HolderView forRedis(RedisConnectionFactory connectionFactory, String keyPrefix) {
-        return new HolderView(new NodeReads(List.of(new StringRedisTemplate(connectionFactory)), 1), keyPrefix, true);
+        return new HolderView(new NodeReads(List.of(new StringRedisTemplate(connectionFactory)), 1), keyPrefix, true,
+                null);
     }
 
-    /** The view of independent masters (Redlock): what a majority of them says. */
-    public static HolderView forNodes(List<? extends RedisConnectionFactory> nodes, String keyPrefix) {
+    /**
+     * The view of independent masters (Redlock): what a majority of them says.
+     * @param fenceKey the name of a lock key's fence counter on each master
+     */
+    public static HolderView forNodes(List<? extends RedisConnectionFactory> nodes, String keyPrefix,
+            UnaryOperator<String> fenceKey) {
         List<StringRedisTemplate> templates = new ArrayList<>(nodes.size());
         for (RedisConnectionFactory node : nodes) {
             templates.add(new StringRedisTemplate(node));
         }
-        return new HolderView(new NodeReads(templates, nodes.size() / 2 + 1), keyPrefix, false);
+        return new HolderView(new NodeReads(templates, nodes.size() / 2 + 1), keyPrefix, false, fenceKey);
     }
 
     /** The store's instance registry, which this view reads and each instance publishes itself in. */
@@ -73,7 +83,7 @@ public final class HolderView {
         // A single Redis keeps a queue per key; Redlock keeps a fence counter per key, the fencing token of the
         // majority's holder (each master's value carries a fence of that master's own).
         List<NodeReads.Reading> agreeing = this.nodes.majority(key, this.queues ? KeySlots.queueKey(key) : null,
-                this.queues ? null : KeySlots.fenceKey(key), LockValue.MAX_READ);
+                (this.fenceKey != null) ? this.fenceKey.apply(key) : null, LockValue.MAX_READ);
         if (agreeing.isEmpty()) {
             return new LockInspection(key, State.OTHER, null, null, null, null, null);
         }
@@ -89,7 +99,7 @@ public final class HolderView {
             InstanceInfo instance = this.registry.resolve(read.ownerId());
             holder = (instance != null) ? Holder.of(instance) : Holder.UNKNOWN;
         }
-        LockValue.Read fenced = this.queues ? read : read.withFence(counter(agreeing));
+        LockValue.Read fenced = (this.fenceKey != null) ? read.withFence(counter(agreeing)) : read;
         return new LockInspection(key, fenced.state(), holder, fenced.fence(), fenced.since(Instant.now()),
                 leaseRemaining(agreeing), waiting);
     }

@@ -82,7 +82,7 @@ final class RedlockStore implements LockStore {
         this.calls = new ThreadPoolExecutor(0, 2 * this.nodes.length * RedlockNode.MAX_CALLS_IN_FLIGHT, 60,
                 TimeUnit.SECONDS, new SynchronousQueue<>(), (task) -> daemon(task, "redlock-call"));
         this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> daemon(task, "redlock-renewal"));
-        this.holders = HolderView.forNodes(nodes, this.keyPrefix);
+        this.holders = HolderView.forNodes(nodes, this.keyPrefix, RedlockNode::fenceKey);
     }
 
     private static Thread daemon(Runnable task, String name) {
