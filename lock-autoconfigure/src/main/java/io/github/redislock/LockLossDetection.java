@@ -10,5 +10,12 @@ public enum LockLossDetection {
     RELEASE,
 
     /** The check against Redis just before a transaction commits found the lock no longer ours. */
-    COMMIT_CHECK
+    COMMIT_CHECK,
+
+    /**
+     * The store noticed by itself, not asked by a renewal, release or check, that it no longer holds the key: a
+     * session that kept the lock ended (ZooKeeper). Lease-based stores (Redis, Redlock) report RENEWAL, RELEASE
+     * or COMMIT_CHECK.
+     */
+    SESSION
 }

@@ -10,7 +10,7 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
-import io.github.redislock.core.LockEngineState;
+import io.github.redislock.engine.LockEngineState;
 import io.github.redislock.core.RedisLockClient;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockInspector;

@@ -4,7 +4,7 @@ import java.time.Instant;
 
 import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockLostEvent;
-import io.github.redislock.core.LockLossListener;
+import io.github.redislock.engine.LockLossListener;
 
 import org.springframework.context.ApplicationEventPublisher;
 

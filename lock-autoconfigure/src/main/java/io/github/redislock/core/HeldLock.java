@@ -7,6 +7,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.redislock.engine.LockEngineState;
+
 /**
  * One key held in Redis by this application: stored value, fencing token, lease, owner thread and how many
  * nested acquisitions (reentrancy) share it. The first acquisition creates it, the last one releases the key.

@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import io.github.redislock.engine.LockEngineState;
+
 /**
  * The keys this application keeps in Redis after their work ended (holdAtLeast), remembered for the Actuator
  * endpoint only: the engine's decisions never read it, Redis alone says whether a key is still kept. One key's

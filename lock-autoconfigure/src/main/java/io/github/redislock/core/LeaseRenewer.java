@@ -18,6 +18,8 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockLossDetection;
+import io.github.redislock.engine.LockEngineProbe;
+import io.github.redislock.engine.LockEngineState;
 
 /**
  * The watchdog: keeps every renewed lock of one application alive, renewing all of them together every

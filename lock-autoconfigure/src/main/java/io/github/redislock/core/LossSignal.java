@@ -6,6 +6,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.redislock.LockLossDetection;
+import io.github.redislock.engine.LockLossListener;
 
 /** Says that a held lock was lost: a WARN, and the application's {@link LockLossListener}, which may not fail us. */
 final class LossSignal {

@@ -24,8 +24,11 @@ import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockProvider;
 import io.github.redislock.LockRequest;
 import io.github.redislock.engine.InstanceInfo;
+import io.github.redislock.engine.LockEngineProbe;
+import io.github.redislock.engine.LockEngineState;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockInspector;
+import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.engine.MultiLockHandle;
 
 import org.springframework.context.SmartLifecycle;

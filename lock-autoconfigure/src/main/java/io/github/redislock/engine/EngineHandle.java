@@ -21,6 +21,11 @@ final class EngineHandle implements LockHandle {
         this.entry = entry;
     }
 
+    /** The key's entry, shared with the nested acquisitions. */
+    Entry entry() {
+        return this.entry;
+    }
+
     @Override
     public String key() {
         return this.entry.lock.key();
@@ -38,17 +43,17 @@ final class EngineHandle implements LockHandle {
 
     @Override
     public boolean isHeld() {
-        return !this.closed.get() && this.entry.lock.isHeld();
+        return !this.closed.get() && this.entry.isHeld();
     }
 
     @Override
     public boolean isLost() {
-        return this.entry.lock.isLost();
+        return this.entry.isLost();
     }
 
     @Override
     public boolean verifyHeld() {
-        return this.entry.lock.verifyHeld();
+        return this.engine.verify(this.entry);
     }
 
     @Override

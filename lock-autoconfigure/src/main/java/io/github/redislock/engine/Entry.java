@@ -1,24 +1,50 @@
 package io.github.redislock.engine;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * One key held by this application through {@link LockEngine}: the store's lock, the thread that may enter it
- * again, how many acquisitions share it, and the longest holdAtLeast among them.
+ * again, how many acquisitions share it, the longest holdAtLeast among them, its local lease clock and whether
+ * it was found lost.
  * <pre>
- * (free) --the store takes the key--> HELD(1)
- * HELD(n) --the owner thread asks again (reentrant request, lock still held)--> HELD(n+1)
- * HELD(n) --an acquisition ends, n &gt; 1--> HELD(n-1)
- * HELD(1) --the last acquisition ends--> RELEASED (the store releases or keeps the key; never entered again)
+ * state    event                                                            next state
+ * (free)   the store takes the key                                          HELD(1)
+ * HELD(n)  the owner thread asks again (reentrant request, lock held)       HELD(n+1)
+ * HELD(n)  an acquisition ends, n &gt; 1                                     HELD(n-1)
+ * HELD(n)  a renewal round extends it                                       HELD(n), lease counted from the round
+ * HELD(n)  renewal, commit check or the store finds it no longer held       LOST(n), signalled once
+ * HELD(1)  the last acquisition ends                                        RELEASED: the store releases or keeps
+ *                                                                           the key (holdAtLeast)
+ * HELD(1)  the last acquisition ends, the release finds the key not ours   LOST(0), signalled once
+ * LOST(n)  an acquisition ends                                              LOST(n-1); at 0 the store releases
+ *                                                                           (keeping nothing), not signalled again
  * </pre>
+ * Nobody enters a LOST or RELEASED lock again, and a lock moved to RELEASED is never marked lost (a renewal on its
+ * way finds the key gone because it was released). Held as far as this JVM can tell ({@link #isHeld}): HELD, the
+ * store's lock valid, and (leased stores) its lease not run out by the local clock since the last take or
+ * extension was sent, which errs on the safe side: the store started the lease later.
+ * <p>
  * A lock taken for a non-reentrant request has no owner thread: nobody enters it again, and it ends after its
- * one acquisition. Guarded by this; the owner thread is the only one that enters, any thread may end one.
+ * one acquisition. The counts are guarded by this; the state and lease clock are read without locking.
  */
 final class Entry {
 
+    private static final int HELD = 0;
+
+    private static final int RELEASED = 1;
+
+    private static final int LOST = 2;
+
     final StoreLock lock;
+
+    final long leaseMillis;
+
+    final boolean renewed;
 
     /** The thread that may enter again, or {@code null} for a lock no thread owns. */
     private final @Nullable Thread owner;
@@ -27,18 +53,66 @@ final class Entry {
      * Where holdAtLeast counts from ({@link System#nanoTime()}): when the store returned the lock, after it took
      * the key, so the key is kept at least as long as asked (longer by at most the store's reply).
      */
-    private final long holdFromNanos = System.nanoTime();
+    final long holdFromNanos = System.nanoTime();
 
-    /** Acquisitions sharing the lock; 0: released. */
+    /** How long after a lease starts the lock counts as held, in ns; {@code Long.MAX_VALUE}: no lease. */
+    private final long validNanos;
+
+    /** When the engine's last extension was sent ({@link System#nanoTime()}). */
+    private volatile long extendedAtNanos;
+
+    private final AtomicInteger state = new AtomicInteger(HELD);
+
+    /** Acquisitions sharing the lock; 0: ended. */
     private int holds = 1;
 
     /** The longest holdAtLeast of the acquisitions sharing the lock, in ns; 0: none. */
     private long holdAtLeastNanos;
 
-    Entry(StoreLock lock, boolean reentrant, long holdAtLeastNanos) {
+    /**
+     * @param validNanos how long after a lease starts the lock counts as held; {@code Long.MAX_VALUE} for a store
+     * without leases
+     */
+    Entry(StoreLock lock, long leaseMillis, boolean renewed, long validNanos, boolean reentrant,
+            long holdAtLeastNanos) {
         this.lock = lock;
+        this.leaseMillis = leaseMillis;
+        this.renewed = renewed;
+        this.validNanos = validNanos;
         this.owner = reentrant ? Thread.currentThread() : null;
         this.holdAtLeastNanos = holdAtLeastNanos;
+        this.extendedAtNanos = lock.leaseStartNanos();
+    }
+
+    /** HELD, valid in the store, and the lease not run out by this JVM's clock. */
+    boolean isHeld() {
+        return this.state.get() == HELD && this.lock.isValid()
+                && (this.validNanos == Long.MAX_VALUE || System.nanoTime() - expiresAtNanos() < 0);
+    }
+
+    boolean isLost() {
+        return this.state.get() == LOST;
+    }
+
+    /** Until when the lease surely lasts, by this JVM's clock. */
+    private long expiresAtNanos() {
+        long start = this.extendedAtNanos;
+        long storeStart = this.lock.leaseStartNanos();
+        return ((storeStart - start > 0) ? storeStart : start) + this.validNanos;
+    }
+
+    /** When the current lease began ({@link System#nanoTime()}), for the endpoint. */
+    long leaseStartNanos() {
+        long start = this.extendedAtNanos;
+        long storeStart = this.lock.leaseStartNanos();
+        return (storeStart - start > 0) ? storeStart : start;
+    }
+
+    /** A renewal round sent at {@code sentAtNanos} extended it. */
+    void extended(long sentAtNanos) {
+        if (sentAtNanos - this.extendedAtNanos > 0) {
+            this.extendedAtNanos = sentAtNanos;
+        }
     }
 
     /**
@@ -46,7 +120,7 @@ final class Entry {
      * (the outermost acquisition's moment still counts); false, changing nothing, otherwise.
      */
     synchronized boolean enterAgain(long holdAtLeastNanos) {
-        if (Thread.currentThread() != this.owner || this.holds == 0 || !this.lock.isHeld()) {
+        if (Thread.currentThread() != this.owner || this.holds == 0 || !isHeld()) {
             return false;
         }
         this.holds++;
@@ -54,9 +128,24 @@ final class Entry {
         return true;
     }
 
-    /** Ends one acquisition; true when it was the last (the move to RELEASED) and the key must be released. */
+    /** Ends one acquisition; true when it was the last, and the key must be released. */
     synchronized boolean exitOne() {
         return this.holds > 0 && --this.holds == 0;
+    }
+
+    /** HELD to LOST; true only for the caller that made the move (so the loss is signalled once). */
+    boolean markLost() {
+        return this.state.compareAndSet(HELD, LOST);
+    }
+
+    /** HELD to RELEASED as the release begins; false if it was LOST already. */
+    boolean markReleased() {
+        return this.state.compareAndSet(HELD, RELEASED);
+    }
+
+    /** The release found the key not ours: RELEASED to LOST. */
+    void lostAtRelease() {
+        this.state.set(LOST);
     }
 
     /**
@@ -70,5 +159,18 @@ final class Entry {
         }
         long millis = TimeUnit.NANOSECONDS.toMillis(left);
         return (TimeUnit.MILLISECONDS.toNanos(millis) < left) ? millis + 1 : millis;
+    }
+
+    /** What the endpoint shows of it; {@code now} pairs {@link System#nanoTime()} with the wall clock. */
+    synchronized LockEngineState.HeldKey view(long nowNanos, Instant now) {
+        return new LockEngineState.HeldKey(this.lock.key(), this.lock.fencingToken(),
+                now.minusNanos(nowNanos - this.holdFromNanos), Duration.ofMillis(this.leaseMillis), this.renewed,
+                now.minusNanos(nowNanos - leaseStartNanos()),
+                (this.owner != null) ? this.owner.getName() : "(asynchronous work)", this.holds);
+    }
+
+    @Override
+    public String toString() {
+        return this.lock.key();
     }
 }

@@ -1,14 +1,18 @@
 package io.github.redislock.engine;
 
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where locks are kept: the store SPI under {@link LockEngine}. A store takes and releases one key at a time;
- * the engine decides everything that spans keys or acquisitions (reentrancy, multi-key, holdAtLeast). Each
- * store states its guarantees in its own Javadoc. Internal: used by the stores of this library, not part of its
- * API.
+ * Where locks are kept: the store SPI under {@link LockEngine}. A store takes, extends, checks and releases one
+ * key at a time (extensions in a batch); the engine decides everything that spans keys, acquisitions or time:
+ * reentrancy, multi-key, holdAtLeast, when to renew, when a lock counts as lost and who is told. Each store
+ * states its guarantees in its own Javadoc. Internal: used by the stores of this library, not part of its API.
  */
-public interface LockStore {
+public interface LockStore extends AutoCloseable {
 
     /**
      * The store's key for a lock name: the key prefix added and the store's key rules checked, before anything
@@ -20,14 +24,61 @@ public interface LockStore {
     /**
      * Takes one key, waiting as the store waits (queues, retries, watches) until {@code deadlineNanos}
      * ({@link System#nanoTime()}; compare as {@code deadline - now}, the sum may have wrapped).
-     * @param leaseMillis the lease of the lock
-     * @param renewed whether the store keeps the lease alive until the lock is released
+     * @param leaseMillis the lease of the lock (ignored by a store that is not {@link #leased()})
+     * @param renewed whether the engine will keep the lease alive by {@link #extend} until the lock is released
      * @return the lock, or {@code null} when the key stayed taken by someone else until the deadline (nothing is
      * then held)
      * @throws io.github.redislock.LockException if the store fails or the thread is interrupted (nothing is then
      * held)
      */
     @Nullable StoreLock take(String key, long leaseMillis, boolean renewed, long deadlineNanos);
+
+    /**
+     * Whether locks expire unless extended (Redis, Redlock); false for a store whose locks last as long as its
+     * session (ZooKeeper's ephemeral nodes), which the engine never extends and never counts out by its clock.
+     */
+    boolean leased();
+
+    /**
+     * How long after its lease started (the take's or extension's request was sent) a lock counts as held by
+     * this JVM's clock: the lease by default; less for a store that leaves room for clock drift between its
+     * nodes (Redlock: 1 % plus 2 ms less).
+     */
+    default long validNanos(long leaseMillis) {
+        return TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+    }
+
+    /**
+     * Extends the leases of these held, renewed locks to {@code leaseMillis}, in as few round trips as the store
+     * can (the engine calls it once per tick, every third of the lease, with every renewed lock it holds; a lock
+     * whose release is on its way may still be among them, and must be left alone by a compare-and-extend).
+     * @return per lock, in order: true when extended (its lease now counts from when this call began), false when
+     * the store no longer holds it (the engine marks it lost, detection RENEWAL)
+     * @throws io.github.redislock.LockException if the store could not be asked: the engine retries next tick,
+     * and the locks count as held until their leases run out by the local clock
+     */
+    boolean[] extend(List<StoreLock> locks, long leaseMillis);
+
+    /**
+     * Called once by the engine, before any take: where the store reports a loss it notices by itself (a
+     * ZooKeeper session expired; a Redis lock passed on within the application found not ours).
+     */
+    void listen(StoreListener listener);
+
+    /**
+     * One line for the start-up log and the endpoint, such as "Redis standalone 127.0.0.1:6379 (Lettuce)" or
+     * "Redlock over 5 masters".
+     */
+    String describe();
+
+    /** Local waiting, per key: how many threads of this application wait in the store now (default: none). */
+    default Map<String, Integer> waiting() {
+        return Map.of();
+    }
+
+    /** Stops the store's own threads and connections; locks still held then end as the store's locks end. */
+    @Override
+    void close();
 
     /**
      * Reads the store now and says who holds the key, whichever application that is: the cluster-wide holder

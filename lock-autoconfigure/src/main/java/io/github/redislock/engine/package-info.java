@@ -1,9 +1,12 @@
 /**
  * The store-neutral lock engine: what every lock needs whatever store holds it, written once. {@link LockEngine}
  * (a {@link io.github.redislock.LockProvider}) owns reentrancy, multi-key ordering and all-or-nothing, the
- * interrupt check, holdAtLeast across nested acquisitions and {@link io.github.redislock.LockNotAcquiredException};
- * a {@link LockStore} takes and releases one key (its waiting, renewal and loss signalling stay its own for
- * now). Redlock ({@code io.github.redislock.redlock}) is a store under it.
+ * interrupt check, holdAtLeast across nested acquisitions and the kept keys, renewal scheduling (one batched
+ * extension per tick), loss detection and signalling ({@link LockLossListener}), {@code isHeld()} by the local
+ * clock, and the endpoint's snapshot ({@link LockEngineState}). A {@link LockStore} takes, extends, checks and
+ * releases keys, waiting for a taken key as it waits; its {@link StoreLock}s carry what the store keeps. The
+ * single Redis ({@code io.github.redislock.core}) and Redlock ({@code io.github.redislock.redlock}) are stores
+ * under it.
  */
 @NullMarked
 package io.github.redislock.engine;

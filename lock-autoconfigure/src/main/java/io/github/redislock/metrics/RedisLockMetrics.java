@@ -13,7 +13,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 
 import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockLostEvent;
-import io.github.redislock.core.LockEngineProbe;
+import io.github.redislock.engine.LockEngineProbe;
 import io.github.redislock.core.RedisLockClient;
 
 import org.springframework.context.ApplicationListener;

@@ -10,8 +10,8 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockProvider;
 import io.github.redislock.LockRequest;
-import io.github.redislock.core.LockLossListener;
 import io.github.redislock.engine.InstanceInfo;
+import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockInspector;
@@ -30,8 +30,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * node, so the next holder reads a counter at least this large, whichever nodes answer it: tokens strictly
  * increase as long as no node that confirmed a token loses its counter (see below). A failed attempt releases
  * the token everywhere. Waiting is repeated attempts, 20–70 ms apart (random, so that contenders do not
- * collide in step), until the wait time ends. Renewal and release go to every node; a renewal that no longer
- * reaches a majority within the validity time marks the lock lost. A lock closed before its holdAtLeast has
+ * collide in step), until the wait time ends. Renewal and release go to every node; a renewal that a majority
+ * answers without extending the lock marks it lost, and a lock not extended by a majority within its validity
+ * time counts as no longer held. A lock closed before its holdAtLeast has
  * passed is kept on every node instead, owned by nobody, for the rest of it (counted from when the majority and
  * the fencing token were confirmed); the next holder's token still comes from the counters.
  * <p>
@@ -60,8 +61,8 @@ public final class RedlockClient implements LockProvider, LockInspector, AutoClo
      */
     public RedlockClient(List<? extends RedisConnectionFactory> nodes, @Nullable String keyPrefix,
             Duration renewedLease, LockLossListener lossListener) {
-        this.store = new RedlockStore(nodes, keyPrefix, lossListener);
-        this.engine = new LockEngine(this.store, renewedLease);
+        this.store = new RedlockStore(nodes, keyPrefix);
+        this.engine = new LockEngine(this.store, renewedLease, lossListener);
     }
 
     /**
@@ -98,6 +99,6 @@ public final class RedlockClient implements LockProvider, LockInspector, AutoClo
     /** Stops renewing (held locks then expire with their lease), the node calls and the registry entries. */
     @Override
     public void close() {
-        this.store.close();
+        this.engine.close();
     }
 }

@@ -1,10 +1,9 @@
 package io.github.redislock.redlock;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -18,18 +17,19 @@ import org.jspecify.annotations.Nullable;
 import io.github.redislock.LockException;
 import io.github.redislock.core.HolderView;
 import io.github.redislock.core.LockKeys;
-import io.github.redislock.core.LockLossListener;
 import io.github.redislock.core.LockTokens;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockStore;
+import io.github.redislock.engine.StoreListener;
+import io.github.redislock.engine.StoreLock;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * The Redlock store under {@link io.github.redislock.engine.LockEngine}: takes one key on a majority of the
- * nodes with its fencing token, waits by jittered retries, renews, releases, and signals a loss. What that
- * guarantees, and its limits, is in {@link RedlockClient}.
+ * nodes with its fencing token, waits by jittered retries, extends (a round per lock on every node, the locks'
+ * rounds in parallel), checks and releases. What that guarantees, and its limits, is in {@link RedlockClient}.
  */
 final class RedlockStore implements LockStore {
 
@@ -41,13 +41,8 @@ final class RedlockStore implements LockStore {
 
     private final String keyPrefix;
 
-    private final LockLossListener lossListener;
-
     /** Sends node calls in parallel. */
     private final ExecutorService calls;
-
-    /** Renews leases. */
-    private final ScheduledExecutorService scheduler;
 
     /**
      * Tokens: one random id for the store and a sequence, so that every attempt's token is new and its holder can
@@ -61,10 +56,8 @@ final class RedlockStore implements LockStore {
     /**
      * @param nodes one connection factory per independent master, at least 3
      * @param keyPrefix text put in front of every key, may be empty
-     * @param lossListener told when a held lock is found lost
      */
-    RedlockStore(List<? extends RedisConnectionFactory> nodes, @Nullable String keyPrefix,
-            LockLossListener lossListener) {
+    RedlockStore(List<? extends RedisConnectionFactory> nodes, @Nullable String keyPrefix) {
         if (nodes.size() < 3) {
             throw new IllegalArgumentException("Redlock needs at least 3 independent Redis masters, not "
                     + nodes.size());
@@ -75,20 +68,16 @@ final class RedlockStore implements LockStore {
         }
         this.quorum = nodes.size() / 2 + 1;
         this.keyPrefix = LockKeys.checkedPrefix((keyPrefix != null) ? keyPrefix : "");
-        this.lossListener = lossListener;
         // Bounded: each node has at most RedlockNode.MAX_CALLS_IN_FLIGHT calls on their way (a stalled node's
         // calls fail past that), so the pool needs no more threads than that for every node; twice that lets a
         // thread that just ended a call finish returning to the pool. A thread is made only when none is idle.
         this.calls = new ThreadPoolExecutor(0, 2 * this.nodes.length * RedlockNode.MAX_CALLS_IN_FLIGHT, 60,
-                TimeUnit.SECONDS, new SynchronousQueue<>(), (task) -> daemon(task, "redlock-call"));
-        this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> daemon(task, "redlock-renewal"));
+                TimeUnit.SECONDS, new SynchronousQueue<>(), (task) -> {
+                    Thread thread = new Thread(task, "redlock-call");
+                    thread.setDaemon(true);
+                    return thread;
+                });
         this.holders = HolderView.forNodes(nodes, this.keyPrefix, RedlockNode::fenceKey);
-    }
-
-    private static Thread daemon(Runnable task, String name) {
-        Thread thread = new Thread(task, name);
-        thread.setDaemon(true);
-        return thread;
     }
 
     /** The prefixed key, checked as on a single Redis. */
@@ -103,14 +92,11 @@ final class RedlockStore implements LockStore {
      * fencing token than the majority reported, or the thread is interrupted
      */
     @Override
-    public @Nullable RedlockHandle take(String key, long leaseMillis, boolean renew, long deadline) {
+    public @Nullable RedlockHandle take(String key, long leaseMillis, boolean renewed, long deadline) {
         while (true) {
             // A fresh token per attempt: a late release of a failed attempt can never remove a later one's lock.
             Attempt attempt = attempt(key, this.tokens.next(), leaseMillis);
             if (attempt.handle != null) {
-                if (renew) {
-                    attempt.handle.scheduleRenewal(this.scheduler);
-                }
                 return attempt.handle;
             }
             long remaining = deadline - System.nanoTime();
@@ -230,6 +216,73 @@ final class RedlockStore implements LockStore {
         return TimeUnit.MILLISECONDS.toNanos(leaseMillis - leaseMillis / 100 - 2);
     }
 
+    @Override
+    public boolean leased() {
+        return true;
+    }
+
+    /** A lock counts as held for its validity: the lease less the clock drift allowance. */
+    @Override
+    public long validNanos(long leaseMillis) {
+        return validityNanos(leaseMillis);
+    }
+
+    /**
+     * Extends each lock on every node that took it, the locks' rounds in parallel (a few at a time, so that no
+     * node gets more calls at once than it may have on their way). A lock is extended when a majority extended
+     * it within the validity counted from when its round began; it is no longer held when a majority answered
+     * and fewer extended it.
+     * @throws LockException if, for some lock, fewer than a majority of nodes answered: held or not is unknown
+     * until the next round
+     */
+    @Override
+    public boolean[] extend(List<StoreLock> locks, long leaseMillis) {
+        boolean[] extended = new boolean[locks.size()];
+        int batch = Math.max(1, RedlockNode.MAX_CALLS_IN_FLIGHT / 2);
+        LockException unanswered = null;
+        for (int from = 0; from < locks.size(); from += batch) {
+            int to = Math.min(locks.size(), from + batch);
+            long start = System.nanoTime();
+            long validUntil = start + validityNanos(leaseMillis);
+            List<Round<Boolean>> rounds = new ArrayList<>(to - from);
+            for (int i = from; i < to; i++) {
+                rounds.add(((RedlockHandle) locks.get(i)).sendExtension(leaseMillis));
+            }
+            for (int i = from; i < to; i++) {
+                Round<Boolean> round = rounds.get(i - from);
+                try {
+                    round.await(validUntil, false);
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    throw new LockException("Interrupted while extending Redlock leases", ex);
+                }
+                if (round.successes() >= this.quorum && System.nanoTime() - validUntil < 0) {
+                    extended[i] = true;
+                }
+                else if (round.answered() < this.quorum && unanswered == null) {
+                    unanswered = new LockException("Only " + round.answered() + " of " + this.nodes.length
+                            + " Redlock nodes answered the extension of lock '" + locks.get(i).key() + "'",
+                            round.firstError());
+                }
+            }
+        }
+        if (unanswered != null) {
+            throw unanswered;
+        }
+        return extended;
+    }
+
+    /** Redlock notices no loss by itself: renewal, release and checks find them. */
+    @Override
+    public void listen(StoreListener listener) {
+    }
+
+    @Override
+    public String describe() {
+        return "Redlock over " + this.nodes.length + " masters";
+    }
+
     /** Best effort, without waiting: whatever the token took on any node goes. */
     void releaseEverywhere(String key, String token) {
         Round.send(this.nodes, this.quorum, this.calls, (node) -> node.release(key, token), (released) -> released);
@@ -247,18 +300,6 @@ final class RedlockStore implements LockStore {
         return this.calls;
     }
 
-    void lost(RedlockHandle handle, io.github.redislock.LockLossDetection detection) {
-        logger.warn("Redlock lock '" + handle.key() + "' (fencing token " + handle.fencingToken() + ") was lost, "
-                + "detected at " + detection + ": a majority of nodes no longer holds it, so another holder may "
-                + "have run the same critical section");
-        try {
-            this.lossListener.lockLost(handle.key(), handle.token(), handle.fencingToken(), detection);
-        }
-        catch (RuntimeException ex) {
-            logger.warn("Lock loss listener failed for '" + handle.key() + "'", ex);
-        }
-    }
-
     /** Who holds the key now, as a majority of the nodes says (see {@link HolderView}). */
     @Override
     public LockInspection inspect(String key) {
@@ -270,10 +311,10 @@ final class RedlockStore implements LockStore {
         this.holders.registry().publish(self, List.of(this.tokens.id()), ttl);
     }
 
-    /** Stops renewing (held locks then expire with their lease) and the node calls. */
-    void close() {
+    /** Stops the node calls and deletes this instance's registry entries; held locks then expire with their lease. */
+    @Override
+    public void close() {
         this.holders.registry().withdraw();
-        this.scheduler.shutdownNow();
         this.calls.shutdownNow();
     }
 

@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.redislock.LockHandle;
+import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.support.TestConnections;
 import io.github.redislock.testsupport.RedisServer;
 import io.github.redislock.testsupport.RespConnection;

@@ -11,6 +11,8 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
 import io.github.redislock.OnLeaseLost;
+import io.github.redislock.engine.LockEngineState;
+import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.support.TestConnections;
 import io.github.redislock.support.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisServer;

@@ -16,6 +16,7 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;
+import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.engine.LockInspection.Holder;
 import io.github.redislock.engine.LockInspection.State;
 import io.github.redislock.support.TestConnections;

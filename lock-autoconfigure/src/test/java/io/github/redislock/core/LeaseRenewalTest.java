@@ -14,6 +14,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockLossDetection;
+import io.github.redislock.support.ManualScheduler;
 import io.github.redislock.support.TestConnections;
 import io.github.redislock.support.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisServer;

@@ -1,18 +1,15 @@
 package io.github.redislock.engine;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
-import org.jspecify.annotations.Nullable;
+import io.github.redislock.support.ManualScheduler;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,13 +18,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The engine's own transitions ({@link Entry}'s HELD(n) and RELEASED, multi-key TAKING and UNDONE) over an
  * in-process store that records every take and release, so that what reaches the store is counted, not guessed.
- * What a real store makes of them is in the stores' tests ({@code RedlockEngineTest}).
+ * Leases and losses are in {@link RenewalAndLossTest}; what a real store makes of them is in the stores' tests
+ * ({@code RedlockEngineTest}, the single-Redis tests).
  */
 class LockEngineTest {
 
-    private final RecordingStore store = new RecordingStore();
+    private final InMemoryStore store = new InMemoryStore(true);
 
-    private final LockEngine engine = new LockEngine(this.store, Duration.ofSeconds(30));
+    private final LockEngine engine = new LockEngine(this.store, Duration.ofSeconds(30), LockLossListener.NONE,
+            new ManualScheduler());
 
     private static LockRequest request(String key) {
         return LockRequest.of(key, Duration.ZERO, null);
@@ -88,6 +87,8 @@ class LockEngineTest {
     void aLockFoundLostIsNotEnteredAgain() {
         LockHandle lost = this.engine.acquire(request("k"));
         this.store.lose("k");
+        this.engine.renewNow();
+        assertThat(lost.isLost()).isTrue();
         try (LockHandle next = this.engine.acquire(request("k"))) {
             assertThat(next.fencingToken()).isGreaterThan(lost.fencingToken());
             assertThat(this.store.takes).containsExactly("k", "k");
@@ -153,115 +154,5 @@ class LockEngineTest {
             Thread.interrupted();
         }
         assertThat(this.store.takes).isEmpty();
-    }
-
-    /**
-     * Keys in a map, no waiting (a taken key is refused at once, whatever the deadline); records what the engine
-     * asks of it.
-     */
-    private static final class RecordingStore implements LockStore {
-
-        final List<String> takes = new CopyOnWriteArrayList<>();
-
-        final List<String> releases = new CopyOnWriteArrayList<>();
-
-        private final Map<String, Held> keys = new HashMap<>();
-
-        private long fences;
-
-        private @Nullable String failing;
-
-        @Override
-        public String key(String name) {
-            return name;
-        }
-
-        @Override
-        public synchronized @Nullable StoreLock take(String key, long leaseMillis, boolean renewed, long deadline) {
-            this.takes.add(key);
-            if (key.equals(this.failing)) {
-                throw new OutOfMemoryError("planted");
-            }
-            if (this.keys.containsKey(key)) {
-                return null;
-            }
-            Held held = new Held(key, ++this.fences);
-            this.keys.put(key, held);
-            return held;
-        }
-
-        synchronized void takeForSomeoneElse(String key) {
-            this.keys.put(key, new Held(key, ++this.fences));
-        }
-
-        synchronized void lose(String key) {
-            this.keys.remove(key).lost = true;
-        }
-
-        synchronized void failOn(String key) {
-            this.failing = key;
-        }
-
-        synchronized Map<String, Held> holders() {
-            return Map.copyOf(this.keys);
-        }
-
-        private synchronized void release(Held held, long keepMillis) {
-            this.releases.add(held.key + " kept " + keepMillis);
-            this.keys.remove(held.key, held);
-        }
-
-        private final class Held implements StoreLock {
-
-            private final String key;
-
-            private final long fence;
-
-            private volatile boolean lost;
-
-            private volatile boolean released;
-
-            Held(String key, long fence) {
-                this.key = key;
-                this.fence = fence;
-            }
-
-            @Override
-            public String key() {
-                return this.key;
-            }
-
-            @Override
-            public String token() {
-                return "t:" + this.fence;
-            }
-
-            @Override
-            public long fencingToken() {
-                return this.fence;
-            }
-
-            @Override
-            public boolean isHeld() {
-                return !this.lost && !this.released;
-            }
-
-            @Override
-            public boolean isLost() {
-                return this.lost;
-            }
-
-            @Override
-            public boolean verifyHeld() {
-                return isHeld();
-            }
-
-            @Override
-            public void release(long keepMillis) {
-                assertThat(this.released).as("released once").isFalse();
-                this.released = true;
-                RecordingStore.this.release(this, keepMillis);
-            }
-        }
     }
 }

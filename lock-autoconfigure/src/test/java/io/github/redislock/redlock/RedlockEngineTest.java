@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
-import io.github.redislock.core.LockLossListener;
+import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.support.TestConnections;
 import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterAll;

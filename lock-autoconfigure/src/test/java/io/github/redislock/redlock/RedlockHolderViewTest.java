@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
-import io.github.redislock.core.LockLossListener;
+import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockInspection.Holder;

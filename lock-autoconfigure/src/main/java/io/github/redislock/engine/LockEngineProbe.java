@@ -1,4 +1,4 @@
-package io.github.redislock.core;
+package io.github.redislock.engine;
 
 /**
  * What the engine tells an observer about things only it sees: hand-offs taken over and failed renewal rounds.

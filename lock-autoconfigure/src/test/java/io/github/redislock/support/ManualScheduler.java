@@ -1,4 +1,4 @@
-package io.github.redislock.core;
+package io.github.redislock.support;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,14 +19,14 @@ import java.util.concurrent.TimeUnit;
  * (whatever its delay) and every periodic task once. Periodic tasks stay until cancelled or until they throw,
  * like on a {@link java.util.concurrent.ScheduledThreadPoolExecutor}.
  */
-final class ManualScheduler extends AbstractExecutorService implements ScheduledExecutorService {
+public final class ManualScheduler extends AbstractExecutorService implements ScheduledExecutorService {
 
     private final List<Task<?>> tasks = new CopyOnWriteArrayList<>();
 
     private volatile boolean shutdown;
 
     /** Runs what is due after one period: pending one-shot tasks, then each periodic task once. */
-    void tick() {
+    public void tick() {
         for (Task<?> task : List.copyOf(this.tasks)) {
             if (!task.runOnce()) {
                 this.tasks.remove(task);
@@ -35,7 +35,7 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
     }
 
     /** The periods of the periodic tasks still scheduled, in the order they were scheduled. */
-    List<Duration> periods() {
+    public List<Duration> periods() {
         List<Duration> periods = new ArrayList<>();
         for (Task<?> task : this.tasks) {
             if (task.periodNanos > 0 && !task.isCancelled()) {

@@ -1,4 +1,4 @@
-package io.github.redislock.core;
+package io.github.redislock.engine;
 
 import io.github.redislock.LockLossDetection;
 

@@ -1,0 +1,170 @@
+package io.github.redislock.engine;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The watchdog of one engine: keeps every renewed lock alive, asking the store to extend all of them together
+ * every third of the lease ({@link LockStore#extend}, one call per tick however many are held; the store
+ * batches its round trips as it can). A lock stops being renewed the moment its release begins; one the store
+ * says it no longer holds is handed to {@code lost} (which marks and signals it). A round the store cannot
+ * answer is retried next tick: the locks count as held until their leases run out by the local clock, and a
+ * later round that finds them gone reports the loss.
+ * <p>
+ * It runs on the scheduler it is given, so a test can tick it by hand ({@link #tick()}).
+ */
+final class Renewer implements AutoCloseable {
+
+    private static final Log logger = LogFactory.getLog(Renewer.class);
+
+    private final LockStore store;
+
+    private final ScheduledExecutorService scheduler;
+
+    private final long leaseMillis;
+
+    private final long periodMillis;
+
+    private final Consumer<Entry> lost;
+
+    private final Set<Entry> entries = ConcurrentHashMap.newKeySet();
+
+    /** Guarded by {@code this}. */
+    private @Nullable ScheduledFuture<?> ticking;
+
+    private volatile boolean failing;
+
+    private volatile LockEngineProbe probe = LockEngineProbe.NONE;
+
+    private volatile @Nullable Instant lastSuccess;
+
+    private volatile @Nullable Instant lastFailure;
+
+    private volatile @Nullable String lastError;
+
+    private final AtomicLong failedRounds = new AtomicLong();
+
+    /** @param lost told of a lock the store no longer holds; it marks the lock lost and signals the loss */
+    Renewer(LockStore store, ScheduledExecutorService scheduler, long leaseMillis, Consumer<Entry> lost) {
+        this.store = store;
+        this.scheduler = scheduler;
+        this.leaseMillis = leaseMillis;
+        this.periodMillis = Math.max(1, leaseMillis / 3);
+        this.lost = lost;
+    }
+
+    long periodMillis() {
+        return this.periodMillis;
+    }
+
+    /**
+     * Renews the lock from the next tick on. A lock handed out with less than about a period of its lease left (a
+     * take that waited long for a slow node) gets a round of its own halfway through what is left, or it could
+     * run out before the next tick.
+     */
+    void register(Entry entry, long validNanos) {
+        this.entries.add(entry);
+        startIfNeeded();
+        long left = entry.lock.leaseStartNanos() + validNanos - System.nanoTime();
+        if (left < TimeUnit.MILLISECONDS.toNanos(this.periodMillis) * 5 / 4) {
+            try {
+                this.scheduler.schedule(this::tick, Math.max(0, left / 2), TimeUnit.NANOSECONDS);
+            }
+            catch (RejectedExecutionException ex) {
+                // Closed: the lock expires with its lease.
+            }
+        }
+    }
+
+    void unregister(Entry entry) {
+        this.entries.remove(entry);
+    }
+
+    private synchronized void startIfNeeded() {
+        if (this.ticking == null) {
+            this.ticking = this.scheduler.scheduleAtFixedRate(this::tick, this.periodMillis, this.periodMillis,
+                    TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** One renewal round for every lock held right now. */
+    void tick() {
+        if (this.entries.isEmpty()) {
+            return;
+        }
+        List<Entry> batch = new ArrayList<>(this.entries);
+        List<StoreLock> locks = new ArrayList<>(batch.size());
+        for (Entry entry : batch) {
+            locks.add(entry.lock);
+        }
+        long sentAt = System.nanoTime();
+        boolean[] extended;
+        try {
+            extended = this.store.extend(locks, this.leaseMillis);
+        }
+        catch (RuntimeException ex) {
+            failed(batch.size(), ex);
+            return;
+        }
+        for (int i = 0; i < extended.length; i++) {
+            Entry entry = batch.get(i);
+            if (extended[i]) {
+                entry.extended(sentAt);
+            }
+            else {
+                this.lost.accept(entry);
+            }
+        }
+        this.lastSuccess = Instant.now();
+        if (this.failing) {
+            this.failing = false;
+            logger.info("Lease renewal works again");
+        }
+    }
+
+    private void failed(int locks, RuntimeException ex) {
+        // Keep trying every period: if the store comes back before the leases run out nothing is lost; if it
+        // comes back later, the next round finds the keys gone and reports the loss.
+        this.lastFailure = Instant.now();
+        this.lastError = String.valueOf(ex);
+        this.failedRounds.incrementAndGet();
+        this.probe.renewalFailed(locks, ex);
+        if (!this.failing) {
+            this.failing = true;
+            logger.warn("Lease renewal failed for " + locks + " lock(s); retrying every " + this.periodMillis
+                    + " ms", ex);
+        }
+    }
+
+    void probe(LockEngineProbe probe) {
+        this.probe = probe;
+    }
+
+    /** How renewal fares, for the endpoint. */
+    LockEngineState.Renewal health() {
+        return new LockEngineState.Renewal(Duration.ofMillis(this.periodMillis), this.failing, this.lastSuccess,
+                this.lastFailure, this.lastError, this.failedRounds.get());
+    }
+
+    @Override
+    public synchronized void close() {
+        if (this.ticking != null) {
+            this.ticking.cancel(false);
+        }
+        this.entries.clear();
+    }
+}
