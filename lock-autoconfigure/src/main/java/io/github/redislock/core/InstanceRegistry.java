@@ -44,6 +44,9 @@ public final class InstanceRegistry {
     /** Longest field kept, in characters. */
     private static final int MAX_FIELD = 200;
 
+    /** Longest a withdrawal waits for a write on its way (each node's write is bounded by the command timeout). */
+    private static final long WITHDRAW_WAIT_SECONDS = 10;
+
     /** Longest entry read: the header, three fields, a pid and four line breaks fit. */
     private static final int MAX_ENTRY = 1024;
 
@@ -110,13 +113,26 @@ public final class InstanceRegistry {
     /** Stops refreshing and deletes this instance's entries (best effort: otherwise they expire); for good. */
     public void withdraw() {
         List<String> keys;
+        ScheduledExecutorService refresher;
         synchronized (this.monitor) {
             this.withdrawn = true;
-            if (this.refresher == null) {
+            refresher = this.refresher;
+            if (refresher == null) {
                 return;
             }
-            this.refresher.shutdownNow();
             keys = this.published;
+        }
+        // No more refreshes, and a write on its way lands before the delete, not after it (it would outlive the
+        // instance by a TTL). Not interrupted: an interrupted command may still reach Redis.
+        refresher.shutdown();
+        try {
+            if (!refresher.awaitTermination(WITHDRAW_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                refresher.shutdownNow();
+            }
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            refresher.shutdownNow();
         }
         for (StringRedisTemplate node : this.nodes.nodes()) {
             try {

@@ -4,19 +4,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
-import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockInspection.Holder;
 import io.github.redislock.engine.LockInspection.State;
-import io.github.redislock.support.TestConnections;
+import io.github.redislock.engine.LockLossListener;
+import io.github.redislock.support.RedlockMasters;
 import io.github.redislock.testsupport.RedisServer;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -30,39 +29,22 @@ import static org.awaitility.Awaitility.await;
  */
 class RedlockHolderViewTest {
 
-    private static final List<RedisServer> masters = new ArrayList<>();
+    @RegisterExtension
+    static final RedlockMasters masters = new RedlockMasters(3);
 
-    private final List<RedisConnectionFactory> factories = new ArrayList<>();
+    private List<RedisConnectionFactory> factories = List.of();
 
     private final List<RedlockClient> clients = new ArrayList<>();
 
-    @BeforeAll
-    static void startMasters() {
-        for (int i = 0; i < 3; i++) {
-            masters.add(RedisServer.start());
-        }
-    }
-
-    @AfterAll
-    static void stopMasters() {
-        masters.forEach(RedisServer::close);
-    }
-
     @AfterEach
     void closeClients() {
+        // Before the extension destroys the factories.
         this.clients.forEach(RedlockClient::close);
-        this.factories.forEach(TestConnections::destroy);
-        for (RedisServer master : masters) {
-            master.resume();
-            master.flushAll();
-        }
     }
 
     private RedlockClient client(String application) {
         if (this.factories.isEmpty()) {
-            for (RedisServer master : masters) {
-                this.factories.add(TestConnections.lettuce(master, Duration.ofSeconds(2)));
-            }
+            this.factories = masters.connect(Duration.ofSeconds(2));
         }
         RedlockClient client = new RedlockClient(this.factories, "rl:", Duration.ofSeconds(30), LockLossListener.NONE);
         this.clients.add(client);
@@ -73,10 +55,17 @@ class RedlockHolderViewTest {
         return client;
     }
 
+    private static void forEachEntry(RedisServer master, java.util.function.Consumer<String> action) {
+        for (Object key : (List<?>) master.command("KEYS", "rl:~lock~instance:*")) {
+            action.accept((String) key);
+        }
+    }
+
+    /** Waits until every master has {@code count} registry entries. */
     private static void awaitEntries(int count) {
         await().atMost(Duration.ofSeconds(5))
-            .until(() -> masters.stream().allMatch((master) -> ((List<?>) master.command("KEYS", "rl:~lock~instance:*"))
-                .size() == count));
+            .until(() -> masters.all().stream()
+                .allMatch((master) -> ((List<?>) master.command("KEYS", "rl:~lock~instance:*")).size() == count));
     }
 
     @Test
@@ -115,13 +104,10 @@ class RedlockHolderViewTest {
         RedlockClient reports = client("reports");
         awaitEntries(2);
         try (LockHandle held = orders.acquire(LockRequest.of("job:report", Duration.ZERO, null))) {
-            for (Object key : (List<?>) masters.get(0).command("KEYS", "rl:~lock~instance:*")) {
-                masters.get(0).command("SET", (String) key, "redis-lock-instance/1\nforged\nx\nh\n1");
-            }
+            forEachEntry(masters.get(0), (key) -> masters.get(0).command("SET", key,
+                    "redis-lock-instance/1\nforged\nx\nh\n1"));
             assertThat(reports.inspect("job:report").holder().application()).isEqualTo("orders");
-            for (Object key : (List<?>) masters.get(1).command("KEYS", "rl:~lock~instance:*")) {
-                masters.get(1).command("DEL", (String) key);
-            }
+            forEachEntry(masters.get(1), (key) -> masters.get(1).command("DEL", key));
             assertThat(reports.inspect("job:report").holder()).isEqualTo(Holder.UNKNOWN);
         }
     }
@@ -131,7 +117,7 @@ class RedlockHolderViewTest {
         RedlockClient orders = client("orders");
         awaitEntries(1);
         orders.close();
-        for (RedisServer master : masters) {
+        for (RedisServer master : masters.all()) {
             assertThat((List<?>) master.command("KEYS", "rl:~lock~instance:*")).isEmpty();
         }
     }
