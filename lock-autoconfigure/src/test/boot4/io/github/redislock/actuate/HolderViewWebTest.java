@@ -18,6 +18,9 @@ import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.github.redislock.DistributedLockTemplate;
+import io.github.redislock.LockHandle;
+import io.github.redislock.LockRequest;
 import io.github.redislock.support.LockHolderProcess;
 import io.github.redislock.testsupport.RedisServerExtension;
 
@@ -139,8 +142,8 @@ class HolderViewWebTest {
     void keysAreEchoedMaskedUnlessShown() throws Exception {
         try (ConfigurableApplicationContext billing = application("billing", "never");
                 ConfigurableApplicationContext reports = application("reports", "never")) {
-            try (var lock = billing.getBean(io.github.redislock.DistributedLockTemplate.class)
-                .acquire(io.github.redislock.LockRequest.of("user:alice", Duration.ZERO, null))) {
+            try (LockHandle lock = billing.getBean(DistributedLockTemplate.class)
+                .acquire(LockRequest.of("user:alice", Duration.ZERO, null))) {
                 DocumentContext view = view(reports, "user:alice");
                 assertThat(view.read("$.key", String.class)).isEqualTo("******");
                 assertThat(view.read("$.held", Boolean.class)).isTrue();
