@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -53,7 +54,7 @@ public class RedisLocksEndpoint {
     /** What a key shows as when keys are not shown. */
     static final String MASKED = "******";
 
-    private final RedisLockClient client;
+    private final Supplier<LockEngineState> state;
 
     private final LockInspector inspector;
 
@@ -72,8 +73,21 @@ public class RedisLocksEndpoint {
      * @param roles the roles that may see keys with {@link Show#WHEN_AUTHORIZED} (empty: any authenticated user)
      */
     public RedisLocksEndpoint(RedisLockClient client, Show showKeys, Set<String> roles) {
-        this.client = client;
-        this.inspector = client;
+        this(client::state, client, showKeys, roles);
+    }
+
+    /**
+     * The endpoint of any engine: its state for the list, its store for the holder view (Redlock's
+     * {@code RedlockClient} is both).
+     * @param state the engine's snapshot, read on every call
+     * @param inspector asks the store who holds a key
+     * @param showKeys when keys are shown ({@code management.endpoint.redislocks.show-keys})
+     * @param roles the roles that may see keys with {@link Show#WHEN_AUTHORIZED} (empty: any authenticated user)
+     */
+    public RedisLocksEndpoint(Supplier<LockEngineState> state, LockInspector inspector, Show showKeys,
+            Set<String> roles) {
+        this.state = state;
+        this.inspector = inspector;
         this.showKeys = showKeys;
         this.roles = Set.copyOf(roles);
     }
@@ -87,7 +101,7 @@ public class RedisLocksEndpoint {
     @ReadOperation
     public RedisLocksDescriptor locks(SecurityContext securityContext) {
         boolean show = this.showKeys.isShown(securityContext, this.roles);
-        LockEngineState state = this.client.state();
+        LockEngineState state = this.state.get();
         List<HeldLockDescriptor> held = new ArrayList<>(state.held().size());
         for (LockEngineState.HeldKey key : state.held()) {
             held.add(new HeldLockDescriptor(show ? key.key() : MASKED, key.fencingToken(), key.heldSince(),

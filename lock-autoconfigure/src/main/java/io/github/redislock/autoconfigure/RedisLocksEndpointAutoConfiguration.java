@@ -2,6 +2,7 @@ package io.github.redislock.autoconfigure;
 
 import io.github.redislock.actuate.RedisLocksEndpoint;
 import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.redlock.RedlockClient;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -15,9 +16,10 @@ import org.springframework.context.annotation.Bean;
 /**
  * The read-only {@code redislocks} Actuator endpoint ({@link RedisLocksEndpoint}), with Actuator on the class
  * path, the Redis engine in use, and the endpoint available (exposed, e.g.
- * {@code management.endpoints.web.exposure.include=health,redislocks}, and not switched off).
+ * {@code management.endpoints.web.exposure.include=health,redislocks}, and not switched off), over the single-Redis
+ * engine or Redlock, whichever is the lock provider.
  */
-@AutoConfiguration(after = RedisLockAutoConfiguration.class)
+@AutoConfiguration(after = { RedisLockAutoConfiguration.class, RedlockAutoConfiguration.class })
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @EnableConfigurationProperties(RedisLocksEndpointProperties.class)
 public final class RedisLocksEndpointAutoConfiguration {
@@ -28,5 +30,14 @@ public final class RedisLocksEndpointAutoConfiguration {
     @ConditionalOnBean(RedisLockClient.class)
     RedisLocksEndpoint redisLocksEndpoint(RedisLockClient redisLockClient, RedisLocksEndpointProperties properties) {
         return new RedisLocksEndpoint(redisLockClient, properties.getShowKeys(), properties.getRoles());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint
+    @ConditionalOnBean(RedlockClient.class)
+    RedisLocksEndpoint redlockLocksEndpoint(RedlockClient redlockClient, RedisLocksEndpointProperties properties) {
+        return new RedisLocksEndpoint(redlockClient::state, redlockClient, properties.getShowKeys(),
+                properties.getRoles());
     }
 }

@@ -13,6 +13,7 @@ import io.github.redislock.LockRequest;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.engine.LockEngine;
+import io.github.redislock.engine.LockEngineState;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockInspector;
 
@@ -84,6 +85,14 @@ public final class RedlockClient implements LockProvider, LockInspector, AutoClo
     @Override
     public LockInspection inspect(String name) {
         return this.engine.inspect(name);
+    }
+
+    /**
+     * What this application holds and waits for now, and how renewal fares: the engine's read-only snapshot, for
+     * the Actuator endpoint. Sends nothing to the nodes.
+     */
+    public LockEngineState state() {
+        return this.engine.state();
     }
 
     /**
