@@ -1,30 +1,33 @@
 package io.github.redislock.core;
 
-import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.redislock.engine.LockEngineState;
+import io.github.redislock.engine.StoreLock;
 
 /**
- * One key held in Redis by this application: stored value, fencing token, lease, owner thread and how many
- * nested acquisitions (reentrancy) share it. The first acquisition creates it, the last one releases the key.
+ * One key held in Redis by this application, as the Redis store keeps it: stored value, fencing token, lease, and
+ * its place in the application's tenure of the key (local hand-overs). The engine keeps reentrancy, its own lease
+ * clock and the lost state; this keeps what the store needs itself: until when the key surely holds our value
+ * (what a local hand-over passes on) and whether the store found it no longer ours (never passed on then).
  * <pre>
- * HELD --release begins--> RELEASED (deleted, handed on, or kept in Redis by nobody for the rest of its
- *                                    holdAtLeast: see {@link KeptLocks})
- * HELD --renewal / release / commit check finds the key not ours--> LOST (signalled once)
+ * HELD --release begins--> RELEASED (deleted, handed on, passed to a thread here, or kept by nobody for the rest
+ *                                    of its holdAtLeast)
+ * HELD --renewal / commit check / extension of a lock passed on here finds the key not ours--> NOT_OURS
  * </pre>
  */
-final class HeldLock {
+final class HeldLock implements StoreLock {
 
     private static final int HELD = 0;
 
     private static final int RELEASED = 1;
 
-    private static final int LOST = 2;
+    private static final int NOT_OURS = 2;
+
+    private static final AtomicIntegerFieldUpdater<HeldLock> STATE = AtomicIntegerFieldUpdater
+        .newUpdater(HeldLock.class, "state");
 
     final LockKey key;
 
@@ -32,9 +35,6 @@ final class HeldLock {
     final String value;
 
     final long fence;
-
-    /** The thread that may enter again (reentrancy), or {@code null} for a lock no thread owns. Guarded by this. */
-    private @Nullable Thread owner;
 
     final long leaseMillis;
 
@@ -49,24 +49,13 @@ final class HeldLock {
     /** When the key was taken in Redis ({@link System#nanoTime()}); local hand-overs keep it. */
     final long tenureStartNanos;
 
-    /** When this holder got the lock: its acquire was sent, or it was passed the lock ({@link System#nanoTime()}). */
-    final long acquiredAtNanos;
+    /** When the lease the key surely has began: the last acquire or extension sent ({@link System#nanoTime()}). */
+    private volatile long leaseStartNanos;
 
-    /**
-     * Where holdAtLeast counts from ({@link System#nanoTime()}): when the reply that made this holder arrived, or
-     * when it was passed the lock here. Later than the moment Redis took the key, so the key is kept at least as
-     * long as asked (errs on the safe side by one round trip).
-     */
-    private final long holdFromNanos;
+    private volatile int state;
 
-    /** The largest holdAtLeast of the acquisitions sharing this lock (reentrancy), in ns; 0: none. Guarded by this. */
-    private long holdAtLeastNanos;
-
-    private volatile long expiresAtNanos;
-
-    private final AtomicInteger state = new AtomicInteger(HELD);
-
-    private int holds = 1;
+    /** The store whose waiting and protocol release and check it; set once, before the engine sees the lock. */
+    private volatile @Nullable RedisLockStore store;
 
     /** Taken in Redis by an attempt sent at {@code sentAtNanos}, free or handed over to this application. */
     HeldLock(LockKey key, String value, long fence, long leaseMillis, boolean renewed, long sentAtNanos,
@@ -79,15 +68,12 @@ final class HeldLock {
         this.key = key;
         this.value = value;
         this.fence = fence;
-        this.owner = Thread.currentThread();
         this.leaseMillis = leaseMillis;
         this.renewed = renewed;
         this.handedOver = handedOver;
         this.handovers = handovers;
         this.tenureStartNanos = tenureStartNanos;
-        this.acquiredAtNanos = (handovers == 0) ? sentAtNanos : System.nanoTime();
-        this.holdFromNanos = System.nanoTime();
-        extended(sentAtNanos);
+        this.leaseStartNanos = sentAtNanos;
     }
 
     /**
@@ -101,94 +87,66 @@ final class HeldLock {
 
     /** What the next holder of this application claims when this one passes the lock on. */
     LocalGrant passOn() {
-        return new LocalGrant(this.value, this.fence, this.renewed, this.leaseMillis, this.expiresAtNanos,
+        return new LocalGrant(this.value, this.fence, this.renewed, this.leaseMillis, expiresAtNanos(),
                 this.handovers + 1, this.tenureStartNanos);
+    }
+
+    private long expiresAtNanos() {
+        return this.leaseStartNanos + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis);
     }
 
     /** How long the key surely holds our value still, by this JVM's clock (negative once run out). */
     long leaseLeftNanos(long now) {
-        return this.expiresAtNanos - now;
+        return expiresAtNanos() - now;
     }
 
-    /**
-     * Held as far as this JVM can tell: not released, not found lost, and the lease not run out by the local
-     * clock since the last acquire or renewal was sent (which errs on the safe side: Redis started the TTL
-     * later).
-     */
-    boolean isHeld() {
-        return this.state.get() == HELD && System.nanoTime() - this.expiresAtNanos < 0;
-    }
-
-    boolean isLost() {
-        return this.state.get() == LOST;
-    }
-
+    /** An extension sent at {@code sentAtNanos} found the key ours. */
     void extended(long sentAtNanos) {
-        this.expiresAtNanos = sentAtNanos + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis);
+        this.leaseStartNanos = sentAtNanos;
     }
 
-    /** Taken for work that goes on off the calling thread: no thread may enter it again. */
-    synchronized void ownedByNoThread() {
-        this.owner = null;
-    }
-
-    /** Another nested acquisition by the owner thread; false if the lock is no longer usable. */
-    synchronized boolean enterAgain() {
-        if (Thread.currentThread() != this.owner || this.holds == 0 || !isHeld()) {
-            return false;
-        }
-        this.holds++;
-        return true;
-    }
-
-    /**
-     * An acquisition sharing this lock asks for it to be held at least this long after the outermost one took it
-     * (the largest such minimum counts).
-     */
-    synchronized void holdAtLeast(long nanos) {
-        this.holdAtLeastNanos = Math.max(this.holdAtLeastNanos, nanos);
-    }
-
-    /**
-     * How many more milliseconds the key must be kept in Redis when released at {@code now}, rounded up; 0 when
-     * holdAtLeast has passed since this holder got the lock (or none was asked for): then it is released.
-     */
-    synchronized long keepMillis(long now) {
-        long elapsed = now - this.holdFromNanos;
-        if (this.holdAtLeastNanos <= elapsed) {
-            return 0;
-        }
-        long left = this.holdAtLeastNanos - elapsed;
-        long millis = TimeUnit.NANOSECONDS.toMillis(left);
-        return (TimeUnit.MILLISECONDS.toNanos(millis) < left) ? millis + 1 : millis;
-    }
-
-    /** Ends one acquisition; true when it was the last one and the key must now be released. */
-    synchronized boolean exitOne() {
-        return this.holds > 0 && --this.holds == 0;
-    }
-
-    /** Moves to lost; true only for the caller that made the move (so the loss is signalled once). */
+    /** HELD to NOT_OURS; true only for the caller that made the move. */
     boolean markLost() {
-        return this.state.compareAndSet(HELD, LOST);
+        return STATE.compareAndSet(this, HELD, NOT_OURS);
     }
 
-    /** The release found the key no longer ours: the lock had been lost before it ended. */
-    void lostBeforeRelease() {
-        this.state.set(LOST);
-    }
-
-    /** Moves to released; false if it was already lost. */
+    /** HELD to RELEASED; false if it was found not ours already. */
     boolean markReleased() {
-        return this.state.compareAndSet(HELD, RELEASED);
+        return STATE.compareAndSet(this, HELD, RELEASED);
     }
 
-    /** What the endpoint shows of it; {@code now} pairs {@link System#nanoTime()} with the wall clock. */
-    synchronized LockEngineState.HeldKey view(long nowNanos, Instant now) {
-        long leaseStart = this.expiresAtNanos - TimeUnit.MILLISECONDS.toNanos(this.leaseMillis);
-        return new LockEngineState.HeldKey(this.key.name, this.fence, now.minusNanos(nowNanos - this.acquiredAtNanos),
-                Duration.ofMillis(this.leaseMillis), this.renewed, now.minusNanos(nowNanos - leaseStart),
-                (this.owner != null) ? this.owner.getName() : "(asynchronous work)", this.holds);
+    void attach(RedisLockStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public String key() {
+        return this.key.name;
+    }
+
+    @Override
+    public String token() {
+        return this.value;
+    }
+
+    @Override
+    public long fencingToken() {
+        return this.fence;
+    }
+
+    @Override
+    public long leaseStartNanos() {
+        return this.leaseStartNanos;
+    }
+
+    @Override
+    public boolean verify() {
+        return this.store.verify(this);
+    }
+
+    @Override
+    public boolean release(long keepMillis) {
+        return this.store.release(this, keepMillis);
     }
 
     @Override

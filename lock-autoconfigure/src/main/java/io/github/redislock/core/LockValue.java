@@ -33,7 +33,7 @@ final class LockValue {
     /** Longest value {@link #read} looks at: ours are at most 22 + 1 + 13 + 1 + 19 characters. */
     static final int MAX_READ = 128;
 
-    /** A random id's length: 128 bits in URL-safe Base64 without padding ({@link LockTokens#randomId}). */
+    /** A random id's length: 128 bits in URL-safe Base64 without padding ({@link io.github.redislock.engine.LockTokens#randomId}). */
     static final int ID_LENGTH = 22;
 
     /**
@@ -86,7 +86,7 @@ final class LockValue {
         return Long.parseLong(value, from, value.length(), 10);
     }
 
-    /** Whether the characters are URL-safe Base64, as {@link LockTokens#randomId} draws them. */
+    /** Whether the characters are URL-safe Base64, as {@link io.github.redislock.engine.LockTokens#randomId} draws them. */
     static boolean isId(String text, int from, int to) {
         for (int i = from; i < to; i++) {
             char c = text.charAt(i);

@@ -3,7 +3,7 @@ package io.github.redislock.engine;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import org.jspecify.annotations.Nullable;
 
@@ -40,6 +40,9 @@ final class Entry {
 
     private static final int LOST = 2;
 
+    private static final AtomicIntegerFieldUpdater<Entry> STATE = AtomicIntegerFieldUpdater.newUpdater(Entry.class,
+            "state");
+
     final StoreLock lock;
 
     final long leaseMillis;
@@ -61,7 +64,7 @@ final class Entry {
     /** When the engine's last extension was sent ({@link System#nanoTime()}). */
     private volatile long extendedAtNanos;
 
-    private final AtomicInteger state = new AtomicInteger(HELD);
+    private volatile int state = HELD;
 
     /** Acquisitions sharing the lock; 0: ended. */
     private int holds = 1;
@@ -86,12 +89,12 @@ final class Entry {
 
     /** HELD, valid in the store, and the lease not run out by this JVM's clock. */
     boolean isHeld() {
-        return this.state.get() == HELD && this.lock.isValid()
+        return this.state == HELD && this.lock.isValid()
                 && (this.validNanos == Long.MAX_VALUE || System.nanoTime() - expiresAtNanos() < 0);
     }
 
     boolean isLost() {
-        return this.state.get() == LOST;
+        return this.state == LOST;
     }
 
     /** Until when the lease surely lasts, by this JVM's clock. */
@@ -135,17 +138,17 @@ final class Entry {
 
     /** HELD to LOST; true only for the caller that made the move (so the loss is signalled once). */
     boolean markLost() {
-        return this.state.compareAndSet(HELD, LOST);
+        return STATE.compareAndSet(this, HELD, LOST);
     }
 
     /** HELD to RELEASED as the release begins; false if it was LOST already. */
     boolean markReleased() {
-        return this.state.compareAndSet(HELD, RELEASED);
+        return STATE.compareAndSet(this, HELD, RELEASED);
     }
 
     /** The release found the key not ours: RELEASED to LOST. */
     void lostAtRelease() {
-        this.state.set(LOST);
+        this.state = LOST;
     }
 
     /**

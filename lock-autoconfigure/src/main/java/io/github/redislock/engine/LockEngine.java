@@ -65,6 +65,8 @@ public final class LockEngine implements LockProvider, LockInspector, AutoClosea
 
     private final KeptLocks kept = new KeptLocks();
 
+    private final LockTokens tokens = new LockTokens();
+
     private final LossSignal loss;
 
     private final Renewer renewer;
@@ -126,16 +128,18 @@ public final class LockEngine implements LockProvider, LockInspector, AutoClosea
         Duration fixedLease = request.leaseTime();
         long lease = (fixedLease != null) ? fixedLease.toMillis() : this.renewedLeaseMillis;
         if (keys.length == 1) {
-            LockHandle handle = acquireOne(keys[0], lease, fixedLease == null, deadline, request);
+            LockHandle handle = acquireOne(keys[0], null, lease, fixedLease == null, deadline, request);
             if (handle == null) {
                 throw notAcquired(keys, start);
             }
             return handle;
         }
         List<LockHandle> taken = new ArrayList<>(keys.length);
+        // One token for every key of the request.
+        String token = this.tokens.next();
         try {
             for (String key : keys) {
-                LockHandle handle = acquireOne(key, lease, fixedLease == null, deadline, request);
+                LockHandle handle = acquireOne(key, token, lease, fixedLease == null, deadline, request);
                 if (handle == null) {
                     throw notAcquired(keys, start);
                 }
@@ -150,9 +154,12 @@ public final class LockEngine implements LockProvider, LockInspector, AutoClosea
         return new MultiLockHandle(taken);
     }
 
-    /** One key: entered again when this thread holds it and may, else taken in the store. */
-    private @Nullable LockHandle acquireOne(String key, long leaseMillis, boolean renewed, long deadline,
-            LockRequest request) {
+    /**
+     * One key: entered again when this thread holds it and may, else taken in the store with the request's token
+     * ({@code null}: a single key's, drawn only when it goes to the store).
+     */
+    private @Nullable LockHandle acquireOne(String key, @Nullable String token, long leaseMillis, boolean renewed,
+            long deadline, LockRequest request) {
         boolean reentrant = request.isReentrant();
         long holdAtLeast = request.holdAtLeastNanos();
         if (reentrant) {
@@ -161,7 +168,8 @@ public final class LockEngine implements LockProvider, LockInspector, AutoClosea
                 return new EngineHandle(this, mine);
             }
         }
-        StoreLock lock = this.store.take(key, leaseMillis, renewed, deadline);
+        StoreLock lock = this.store.take(key, (token != null) ? token : this.tokens.next(), leaseMillis, renewed,
+                deadline);
         if (lock == null) {
             return null;
         }
@@ -247,6 +255,11 @@ public final class LockEngine implements LockProvider, LockInspector, AutoClosea
     }
 
     private record EarlyLoss(StoreLock lock, LockLossDetection how) {
+    }
+
+    /** The random id that begins this engine's tokens (see {@link LockTokens#id}). */
+    public String ownerId() {
+        return this.tokens.id();
     }
 
     /** Asks the store who holds the key of this lock name now (see {@link LockStore#inspect}). */

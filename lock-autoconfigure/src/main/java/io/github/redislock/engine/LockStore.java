@@ -24,6 +24,9 @@ public interface LockStore extends AutoCloseable {
     /**
      * Takes one key, waiting as the store waits (queues, retries, watches) until {@code deadlineNanos}
      * ({@link System#nanoTime()}; compare as {@code deadline - now}, the sum may have wrapped).
+     * @param token the request's token: random, never used before by this engine, shared by the keys of one
+     * request; the store keeps it (with its fence) as the holder's value, or mints its own where it needs one per
+     * attempt (Redlock)
      * @param leaseMillis the lease of the lock (ignored by a store that is not {@link #leased()})
      * @param renewed whether the engine will keep the lease alive by {@link #extend} until the lock is released
      * @return the lock, or {@code null} when the key stayed taken by someone else until the deadline (nothing is
@@ -31,7 +34,7 @@ public interface LockStore extends AutoCloseable {
      * @throws io.github.redislock.LockException if the store fails or the thread is interrupted (nothing is then
      * held)
      */
-    @Nullable StoreLock take(String key, long leaseMillis, boolean renewed, long deadlineNanos);
+    @Nullable StoreLock take(String key, String token, long leaseMillis, boolean renewed, long deadlineNanos);
 
     /**
      * Whether locks expire unless extended (Redis, Redlock); false for a store whose locks last as long as its

@@ -9,10 +9,8 @@ import io.github.redislock.LockHandle;
 /**
  * Several locks taken together and released together, in reverse order of acquisition. {@link #key()} lists
  * the keys separated by commas; {@link #token()} and {@link #fencingToken()} are those of the first key.
- * Public for the single-Redis client ({@code io.github.redislock.core}), which composes its locks the same way
- * until it runs under {@link LockEngine}. Internal.
  */
-public final class MultiLockHandle implements LockHandle {
+final class MultiLockHandle implements LockHandle {
 
     private final List<LockHandle> handles;
 
@@ -21,7 +19,7 @@ public final class MultiLockHandle implements LockHandle {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** @param handles the locks, in the order they were taken */
-    public MultiLockHandle(List<? extends LockHandle> handles) {
+    MultiLockHandle(List<? extends LockHandle> handles) {
         this.handles = List.copyOf(handles);
         this.keys = String.join(",", handles.stream().map(LockHandle::key).toList());
     }

@@ -106,13 +106,25 @@ final class RedlockHandle implements StoreLock {
     }
 
     /**
-     * Releases on every node; a majority that no longer held it means the lock had been lost. With
+     * Releases on every node, and again on a node whose acquisition answers only later; a majority that no longer
+     * held it means the lock had been lost. With
      * {@code keepMillis} (what is left of holdAtLeast), every node keeps the key, owned by nobody, for that long
      * instead (each counts from when the release reaches it, so no majority can form for anyone before the
      * minimum); the next holder's fencing token still comes from the counters, one above the largest.
      */
     @Override
     public boolean release(long keepMillis) {
+        // A node whose acquisition has not answered yet may still take the key after this release reached it (the
+        // two calls go out on different threads): release there again once it answers, as a failed attempt does.
+        RedlockNode[] nodes = this.store.nodes();
+        this.acquisition.whenAnswered((index) -> {
+            try {
+                this.store.calls().execute(() -> nodes[index].release(this.key, this.token, keepMillis));
+            }
+            catch (RuntimeException ex) {
+                // Closed: the key expires with its lease there.
+            }
+        });
         Round<Boolean> release = Round.send(this.store.nodes(), this.store.quorum(), this.store.calls(),
                 (node) -> node.release(this.key, this.token, keepMillis), (released) -> released);
         try {

@@ -17,9 +17,9 @@ import org.jspecify.annotations.Nullable;
 import io.github.redislock.LockException;
 import io.github.redislock.core.HolderView;
 import io.github.redislock.core.LockKeys;
-import io.github.redislock.core.LockTokens;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;
+import io.github.redislock.engine.LockTokens;
 import io.github.redislock.engine.LockStore;
 import io.github.redislock.engine.StoreListener;
 import io.github.redislock.engine.StoreLock;
@@ -87,12 +87,14 @@ final class RedlockStore implements LockStore {
     }
 
     /**
-     * Attempts until one takes a majority or the deadline passes, 20–70 ms apart.
+     * Attempts until one takes a majority or the deadline passes, 20–70 ms apart, each with a fresh random token
+     * of its own (the request's is not used).
      * @throws LockException if fewer than a majority of nodes answered the last attempt, a node holds a larger
      * fencing token than the majority reported, or the thread is interrupted
      */
     @Override
-    public @Nullable RedlockHandle take(String key, long leaseMillis, boolean renewed, long deadline) {
+    public @Nullable RedlockHandle take(String key, String requestToken, long leaseMillis, boolean renewed,
+            long deadline) {
         while (true) {
             // A fresh token per attempt: a late release of a failed attempt can never remove a later one's lock.
             Attempt attempt = attempt(key, this.tokens.next(), leaseMillis);

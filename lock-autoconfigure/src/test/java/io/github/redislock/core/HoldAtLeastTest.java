@@ -33,9 +33,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * holdAtLeast on one real Redis: a lock whose work ends before the minimum stays in Redis, owned by nobody, until
- * the minimum has passed since it was taken (see {@link KeptLocks} for the states). Judged by Redis itself: the
- * key's value and PTTL, and fencing tokens, which are Redis time in microseconds when a free key is taken, so the
- * difference of two is how long Redis kept the key between the two holders. On Lettuce and on Jedis.
+ * the minimum has passed since it was taken (see the engine's {@code KeptLocks} for the states). Judged by Redis
+ * itself: the key's value and PTTL, and fencing tokens, which are Redis time in microseconds when a free key is
+ * taken, so the difference of two is how long Redis kept the key between the two holders. On Lettuce and on Jedis.
  */
 @ParameterizedClass
 @EnumSource(ClientLibrary.class)

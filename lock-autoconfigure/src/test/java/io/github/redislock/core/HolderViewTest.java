@@ -19,6 +19,7 @@ import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.engine.LockInspection.Holder;
 import io.github.redislock.engine.LockInspection.State;
+import io.github.redislock.engine.LockTokens;
 import io.github.redislock.support.TestConnections;
 import io.github.redislock.testsupport.RedisServerExtension;
 
@@ -195,12 +196,12 @@ class HolderViewTest {
     void theRegistryEntryIsWrittenWithATtlRefreshedAndDeletedWhenTheInstanceStops() {
         RedisLockClient orders = client("orders");
         awaitEntry(orders);
-        long pttl = (Long) redis.command("PTTL", entryKey(orders.tokens().id()));
+        long pttl = (Long) redis.command("PTTL", entryKey(orders.tokenId()));
         assertThat(pttl).isPositive().isLessThanOrEqualTo(TTL.toMillis());
         assertThat(InstanceRegistry.parse((String) redis.command("GET", entryKey(orders.clientId()))))
             .isEqualTo(new InstanceInfo("orders", "orders-1", "host-orders", 4242));
         orders.stop();
-        assertThat(redis.command("EXISTS", entryKey(orders.tokens().id()))).isEqualTo(0L);
+        assertThat(redis.command("EXISTS", entryKey(orders.tokenId()))).isEqualTo(0L);
         assertThat(redis.command("EXISTS", entryKey(orders.clientId()))).isEqualTo(0L);
     }
 
@@ -229,6 +230,6 @@ class HolderViewTest {
 
     private static void awaitEntry(RedisLockClient client) {
         await().atMost(Duration.ofSeconds(5))
-            .until(() -> redis.command("EXISTS", entryKey(client.tokens().id())).equals(1L));
+            .until(() -> redis.command("EXISTS", entryKey(client.tokenId())).equals(1L));
     }
 }

@@ -5,6 +5,7 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 import io.github.redislock.engine.LockInspection.State;
+import io.github.redislock.engine.LockTokens;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

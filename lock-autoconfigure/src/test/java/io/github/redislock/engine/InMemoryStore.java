@@ -1,5 +1,6 @@
 package io.github.redislock.engine;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -45,6 +46,8 @@ final class InMemoryStore implements LockStore {
 
     private @Nullable String loseOnTake;
 
+    private long takenLateByNanos;
+
     InMemoryStore(boolean leased) {
         this.leased = leased;
     }
@@ -55,7 +58,8 @@ final class InMemoryStore implements LockStore {
     }
 
     @Override
-    public synchronized @Nullable StoreLock take(String key, long leaseMillis, boolean renewed, long deadline) {
+    public synchronized @Nullable StoreLock take(String key, String token, long leaseMillis, boolean renewed,
+            long deadline) {
         this.takes.add(key);
         if (key.equals(this.failing)) {
             throw new OutOfMemoryError("planted");
@@ -65,7 +69,7 @@ final class InMemoryStore implements LockStore {
         if (current != null && (!this.leased || now - current.expiresAt < 0)) {
             return null;
         }
-        Held held = new Held(key, ++this.fences, now, leaseMillis);
+        Held held = new Held(key, ++this.fences, now - this.takenLateByNanos, leaseMillis);
         this.keys.put(key, held);
         if (key.equals(this.loseOnTake)) {
             // A store that finds the lock gone before its take has even returned (a Redis lock passed on here
@@ -149,6 +153,11 @@ final class InMemoryStore implements LockStore {
 
     synchronized void loseOnTake(String key) {
         this.loseOnTake = key;
+    }
+
+    /** Takes from now on as a take that waited this long for a slow node: with that much less of the lease left. */
+    synchronized void takeLateBy(Duration late) {
+        this.takenLateByNanos = late.toNanos();
     }
 
     synchronized void failOn(String key) {

@@ -60,6 +60,19 @@ class RenewalAndLossTest {
     }
 
     @Test
+    void aLockHandedOutWithLessThanAPeriodOfItsLeaseLeftGetsARoundOfItsOwnBeforeTheNextTick() {
+        // 30 s lease, renewed every 10 s; taken with 5 s left.
+        this.store.takeLateBy(Duration.ofSeconds(25));
+        try (LockHandle handle = renewed("k")) {
+            // One tick runs what is due: the lock's own early round and the periodic one.
+            this.scheduler.tick();
+            assertThat(this.store.extensions).hasSize(2);
+            assertThat(handle.isHeld()).isTrue();
+        }
+        assertThat(this.lost).isEmpty();
+    }
+
+    @Test
     void anExtensionMovesTheLeaseStartToWhenItsRoundWasSent() {
         try (LockHandle handle = renewed("k")) {
             Entry entry = ((EngineHandle) handle).entry();

@@ -260,6 +260,34 @@ class RedlockClientTest {
     }
 
     /**
+     * A renewal that reaches no majority (three of five nodes down) loses nothing by itself: the engine retries it
+     * every period, and the lock stops counting as held when its validity runs out by the local clock. Only when a
+     * majority answers that it no longer holds the key (the nodes came back empty) is the lock marked lost and the
+     * loss signalled, once.
+     */
+    @Test
+    void aRenewalThatReachesNoMajorityLosesNothingUntilAMajorityAnswersThatTheKeyIsGone() {
+        RedlockClient client = client(Duration.ofMillis(900));
+        LockHandle handle = client.acquire(LockRequest.of(KEY, Duration.ZERO, null));
+        awaitHolders(handle, 5);
+        for (int i = 0; i < 3; i++) {
+            masters.get(i).stop();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> !handle.isHeld());
+        // Two nodes can never make a majority, so nothing has said "gone" yet.
+        assertThat(handle.isLost()).isFalse();
+        assertThat(this.lost).isEmpty();
+        for (int i = 0; i < 3; i++) {
+            masters.get(i).restart();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(handle::isLost);
+        assertThat(this.lost).containsExactly(KEY + " " + LockLossDetection.RENEWAL);
+        assertThat(handle.isHeld()).isFalse();
+        handle.close();
+        assertThat(this.lost).hasSize(1);
+    }
+
+    /**
      * Nodes start with different counters; acquisitions go through different majorities (the other nodes
      * paused). Every token is larger than all before it, although no majority sees every node's counter.
      */
