@@ -10,14 +10,19 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.redislock.LockException;
 import io.github.redislock.engine.LockEngineState;
 import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.engine.LockInspection;
+import io.github.redislock.engine.LockInspector;
 
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
  * {@code /actuator/redislocks}: the locks this application holds now (key, fencing token, since when, lease,
@@ -29,6 +34,13 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
  * releases a lock (releasing someone's lock over HTTP would break the mutual exclusion it exists for). Keys are
  * built from request data, so, like Boot's {@code show-values}, they are shown only as
  * {@code management.endpoint.redislocks.show-keys} says ({@code never} by default).
+ * <p>
+ * {@code /actuator/redislocks/{key}} is the cluster-wide holder view: it asks the store now who holds the lock of
+ * that name (the name as the application gives it; the key prefix is added), whichever application that is, and
+ * answers with the holder instance as the store's instance registry names it (unknown when the registry does not
+ * know the owner), the fencing token, the lease remaining and how many applications wait. It is a read of the
+ * store per request, and as read-only as the rest. Like Boot's {@code /actuator/env/{name}} with values hidden,
+ * it answers for a key the caller names even when keys are not shown to that caller, but echoes the key masked.
  */
 @Endpoint(id = "redislocks")
 public class RedisLocksEndpoint {
@@ -43,6 +55,8 @@ public class RedisLocksEndpoint {
     static final String MASKED = "******";
 
     private final Supplier<LockEngineState> state;
+
+    private final LockInspector inspector;
 
     private final Show showKeys;
 
@@ -59,17 +73,21 @@ public class RedisLocksEndpoint {
      * @param roles the roles that may see keys with {@link Show#WHEN_AUTHORIZED} (empty: any authenticated user)
      */
     public RedisLocksEndpoint(RedisLockClient client, Show showKeys, Set<String> roles) {
-        this(client::state, showKeys, roles);
+        this(client::state, client, showKeys, roles);
     }
 
     /**
-     * The endpoint of any store's engine ({@code LockEngine::state}).
-     * @param state the engine's snapshot
-     * @param showKeys when keys are shown; otherwise each shows as {@value #MASKED}
+     * The endpoint of any engine: its state for the list, its store for the holder view (Redlock's
+     * {@code RedlockClient} is both).
+     * @param state the engine's snapshot, read on every call
+     * @param inspector asks the store who holds a key
+     * @param showKeys when keys are shown ({@code management.endpoint.redislocks.show-keys})
      * @param roles the roles that may see keys with {@link Show#WHEN_AUTHORIZED} (empty: any authenticated user)
      */
-    public RedisLocksEndpoint(Supplier<LockEngineState> state, Show showKeys, Set<String> roles) {
+    public RedisLocksEndpoint(Supplier<LockEngineState> state, LockInspector inspector, Show showKeys,
+            Set<String> roles) {
         this.state = state;
+        this.inspector = inspector;
         this.showKeys = showKeys;
         this.roles = Set.copyOf(roles);
     }
@@ -103,6 +121,41 @@ public class RedisLocksEndpoint {
         return new RedisLocksDescriptor(held, waiting, new RenewalDescriptor(renewal.failing() ? "FAILING" : "OK",
                 renewal.period(), renewal.lastSuccess(), renewal.lastFailure(), renewal.lastError(),
                 renewal.failedRounds()));
+    }
+
+    /** {@link #lock(SecurityContext, String...)} for a caller with no security context. */
+    public LockViewDescriptor lock(String name) {
+        return lock(SecurityContext.NONE, name);
+    }
+
+    /**
+     * Who holds the lock of this name now, in any application: read from the store on every call.
+     * @param name the lock name as the application gives it, key prefix left out; its parts joined with
+     * {@code /} (a name may contain slashes)
+     * @throws InvalidEndpointRequestException (400) if the name makes a key the store refuses
+     * @throws LockException if the store cannot be reached
+     */
+    @ReadOperation
+    public LockViewDescriptor lock(SecurityContext securityContext,
+            @Selector(match = Selector.Match.ALL_REMAINING) String... name) {
+        String joined = String.join("/", name);
+        LockInspection view;
+        try {
+            view = this.inspector.inspect(joined);
+        }
+        catch (LockException ex) {
+            if (ex.getCause() != null) {
+                throw ex;
+            }
+            // Refused before anything was sent: the request's fault, not the store's.
+            throw new InvalidEndpointRequestException(ex.getMessage(), "Not a lock name this application may use");
+        }
+        boolean show = this.showKeys.isShown(securityContext, this.roles);
+        LockInspection.Holder holder = view.holder();
+        HolderDescriptor holderDescriptor = (holder != null) ? new HolderDescriptor(holder.known(),
+                holder.application(), holder.instance(), holder.host(), holder.pid(), view.since()) : null;
+        return new LockViewDescriptor(show ? view.key() : MASKED, view.held(), view.state().name(), holderDescriptor,
+                view.fencingToken(), view.leaseRemaining(), view.waiting());
     }
 
     /**
@@ -149,5 +202,37 @@ public class RedisLocksEndpoint {
      */
     public record RenewalDescriptor(String status, Duration period, @Nullable Instant lastSuccess,
             @Nullable Instant lastFailure, @Nullable String lastError, long failedRounds) {
+    }
+
+    /**
+     * Who holds one key now, anywhere: the holder view's answer.
+     * @param key the store's key, key prefix included (masked unless shown)
+     * @param held whether anyone holds it (an attempt to take it now would not succeed at once)
+     * @param state {@code FREE}, {@code HELD}, {@code HANDED_OFF} (a release handed it to a waiting application,
+     * which has not yet taken it over), {@code KEPT} (owned by nobody until its holder's holdAtLeast has passed)
+     * or {@code OTHER} (a value this library did not write; on Redlock also no majority)
+     * @param holder the instance that holds it ({@code HELD}, {@code HANDED_OFF}), else {@code null}
+     * @param fencingToken the fencing token the store keeps with it
+     * @param leaseRemaining how long until it frees itself unless renewed
+     * @param waiting how many applications queue for it ({@code null}: the store keeps no queue)
+     */
+    public record LockViewDescriptor(String key, boolean held, String state, @Nullable HolderDescriptor holder,
+            @Nullable Long fencingToken, @Nullable Duration leaseRemaining, @Nullable Integer waiting)
+            implements OperationResponseBody {
+    }
+
+    /**
+     * The instance that holds a key, as the store's instance registry names it.
+     * @param known false when the registry does not know the owner (a crashed instance whose entry expired,
+     * another library version, a value another client wrote); the fields below but {@code since} are then
+     * {@code null}
+     * @param application its {@code spring.application.name}
+     * @param instance the id its process drew at start-up
+     * @param host its host name
+     * @param pid its process id
+     * @param since when it took the key, as the store's clock tells
+     */
+    public record HolderDescriptor(boolean known, @Nullable String application, @Nullable String instance,
+            @Nullable String host, @Nullable Long pid, @Nullable Instant since) {
     }
 }

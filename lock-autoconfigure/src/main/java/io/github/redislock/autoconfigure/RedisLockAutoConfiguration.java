@@ -7,6 +7,7 @@ import io.github.redislock.LockProvider;
 import io.github.redislock.aop.DistributedLockAdvisor;
 import io.github.redislock.aop.LockOperationSource;
 import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.observation.LockObservationConvention;
 import io.github.redislock.tx.LockVerifyingTransactionListener;
 
@@ -52,6 +53,12 @@ import org.springframework.transaction.TransactionExecutionListener;
 @EnableConfigurationProperties(RedisLockProperties.class)
 @Import(LockProxyRegistrar.class)
 public final class RedisLockAutoConfiguration {
+
+    @Bean
+    /** This process in the instance registry, as {@code spring.application.name} names it. */
+    static InstanceInfo instance(Environment environment) {
+        return InstanceInfo.current(environment.getProperty("spring.application.name", "application"));
+    }
 
     @Bean
     @ConditionalOnMissingBean
@@ -107,7 +114,7 @@ public final class RedisLockAutoConfiguration {
         @ConditionalOnMissingBean(LockProvider.class)
         @ConditionalOnBean(RedisConnectionFactory.class)
         RedisLockClient redisLockClient(ListableBeanFactory beanFactory, RedisLockProperties properties,
-                ApplicationEventPublisher publisher) {
+                ApplicationEventPublisher publisher, Environment environment) {
             RedisConnectionFactory connectionFactory = ConnectionFactoryChoice.choose(beanFactory,
                     properties.getConnectionFactory());
             RedisLockClient client;
@@ -124,6 +131,7 @@ public final class RedisLockAutoConfiguration {
             }
             client.setLocalHandoverLimit(properties.getLocalHandoverLimit());
             client.setLocalHandoverTimeLimit(properties.getLocalHandoverTimeLimit());
+            client.publishInstance(instance(environment), properties.getInstanceTtl());
             return client;
         }
     }

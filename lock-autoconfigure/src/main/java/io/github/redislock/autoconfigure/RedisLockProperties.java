@@ -97,6 +97,14 @@ public class RedisLockProperties implements Validator {
      */
     private int maxKeysPerCall = 100;
 
+    /**
+     * How long this instance's entry in the instance registry (under "<key-prefix>~lock~instance:") outlives it:
+     * written at start-up, refreshed every third of it, deleted at shutdown. The holder view
+     * (/actuator/redislocks/{key}) names the application holding a key through it; a crashed instance's entry
+     * expires within this time.
+     */
+    private Duration instanceTtl = Duration.ofSeconds(30);
+
     private final Redlock redlock = new Redlock();
 
     public boolean isEnabled() {
@@ -203,6 +211,14 @@ public class RedisLockProperties implements Validator {
         this.maxKeysPerCall = maxKeysPerCall;
     }
 
+    public Duration getInstanceTtl() {
+        return this.instanceTtl;
+    }
+
+    public void setInstanceTtl(Duration instanceTtl) {
+        this.instanceTtl = instanceTtl;
+    }
+
     public Redlock getRedlock() {
         return this.redlock;
     }
@@ -242,6 +258,9 @@ public class RedisLockProperties implements Validator {
         }
         if (properties.getMaxKeysPerCall() < 1) {
             errors.rejectValue("maxKeysPerCall", "notPositive", "must be at least 1, e.g. 100");
+        }
+        if (properties.getInstanceTtl() == null || properties.getInstanceTtl().toMillis() < 3) {
+            errors.rejectValue("instanceTtl", "tooShort", "must be at least 3ms, e.g. 30s");
         }
         if (properties.getKeyPrefix().contains("~lock~")) {
             errors.rejectValue("keyPrefix", "reserved", "must not contain '~lock~', which marks the library's own "

@@ -3,6 +3,7 @@ package io.github.redislock.autoconfigure;
 import io.github.redislock.actuate.RedisLocksEndpoint;
 import io.github.redislock.core.RedisLockClient;
 import io.github.redislock.engine.LockEngine;
+import io.github.redislock.redlock.RedlockClient;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -15,10 +16,11 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * The read-only {@code redislocks} Actuator endpoint ({@link RedisLocksEndpoint}), with Actuator on the class
- * path, the Redis engine or a store-neutral {@link LockEngine} in use, and the endpoint available (exposed, e.g.
+ * path, a lock engine in use (the single-Redis engine, Redlock, or another store's {@link LockEngine}, e.g.
+ * ZooKeeper's), and the endpoint available (exposed, e.g.
  * {@code management.endpoints.web.exposure.include=health,redislocks}, and not switched off).
  */
-@AutoConfiguration(after = RedisLockAutoConfiguration.class)
+@AutoConfiguration(after = { RedisLockAutoConfiguration.class, RedlockAutoConfiguration.class })
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @EnableConfigurationProperties(RedisLocksEndpointProperties.class)
 public final class RedisLocksEndpointAutoConfiguration {
@@ -31,12 +33,22 @@ public final class RedisLocksEndpointAutoConfiguration {
         return new RedisLocksEndpoint(redisLockClient, properties.getShowKeys(), properties.getRoles());
     }
 
-    // Another store's engine (the ZooKeeper module's): the same endpoint over the engine's own bookkeeping.
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint
+    @ConditionalOnBean(RedlockClient.class)
+    RedisLocksEndpoint redlockLocksEndpoint(RedlockClient redlockClient, RedisLocksEndpointProperties properties) {
+        return new RedisLocksEndpoint(redlockClient::state, redlockClient, properties.getShowKeys(),
+                properties.getRoles());
+    }
+
+    // Another store's engine (the ZooKeeper module's): the same endpoint over the engine's own bookkeeping and
+    // its store's inspection.
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint
     @ConditionalOnBean(LockEngine.class)
     RedisLocksEndpoint lockEngineLocksEndpoint(LockEngine lockEngine, RedisLocksEndpointProperties properties) {
-        return new RedisLocksEndpoint(lockEngine::state, properties.getShowKeys(), properties.getRoles());
+        return new RedisLocksEndpoint(lockEngine::state, lockEngine, properties.getShowKeys(), properties.getRoles());
     }
 }

@@ -20,6 +20,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -57,9 +58,11 @@ public final class RedlockAutoConfiguration {
     @ConditionalOnMissingBean(LockProvider.class)
     @ConditionalOnBean(RedisConnectionFactory.class)
     RedlockClient redlockClient(RedlockConnections connections, RedisLockProperties properties,
-            ApplicationEventPublisher publisher) {
-        return new RedlockClient(connections.factories(), properties.getKeyPrefix(), properties.getLeaseTime(),
-                new LockLostEventPublisher(publisher));
+            ApplicationEventPublisher publisher, Environment environment) {
+        RedlockClient client = new RedlockClient(connections.factories(), properties.getKeyPrefix(),
+                properties.getLeaseTime(), new LockLostEventPublisher(publisher));
+        client.publishInstance(RedisLockAutoConfiguration.instance(environment), properties.getInstanceTtl());
+        return client;
     }
 
     /** Matches when {@code redis-lock.redlock.nodes} lists at least one node (as a list or comma-separated). */

@@ -62,6 +62,16 @@ final class KeySlots {
     }
 
     /**
+     * The instance registry's entry for an owner id ({@code InstanceRegistry}): {@code <key prefix>~lock~instance:<id>},
+     * where the id is a random id read back and checked ({@link LockValue#read}), or this instance's own. It
+     * begins with the key prefix, for the ACL, and in the marker's namespace, which no lock name reaches; it is
+     * read and written on its own, so its slot does not matter.
+     */
+    static String instanceKey(String keyPrefix, String ownerId) {
+        return keyPrefix + MARKER + "instance:" + ownerId;
+    }
+
+    /**
      * The start of the channel names on which releases hand a lock key to a waiting client; the client's id
      * completes it: {@code <key prefix>~lock~handoff:} on a standalone server (one channel per client). In a
      * cluster there is one per client and slot, {@code <key prefix>~lock~{<t>}handoff:}, named in the key's

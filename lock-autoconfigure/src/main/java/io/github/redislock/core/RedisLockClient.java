@@ -10,9 +10,12 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockProvider;
 import io.github.redislock.LockRequest;
+import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockEngineProbe;
 import io.github.redislock.engine.LockEngineState;
+import io.github.redislock.engine.LockInspection;
+import io.github.redislock.engine.LockInspector;
 import io.github.redislock.engine.LockLossListener;
 
 import org.springframework.context.SmartLifecycle;
@@ -39,7 +42,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * Redis errors surface as {@link LockException} naming the key, with the client library's exception as
  * cause, within the connection's command timeout ({@code spring.data.redis.timeout}).
  */
-public final class RedisLockClient implements LockProvider, SmartLifecycle, AutoCloseable {
+public final class RedisLockClient implements LockProvider, LockInspector, SmartLifecycle, AutoCloseable {
 
     /** See {@link #setLocalHandoverLimit}. */
     public static final int DEFAULT_LOCAL_HANDOVER_LIMIT = 16;
@@ -52,6 +55,11 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
     private final RedisLockStore store;
 
     private final LockEngine engine;
+
+    /** This instance in the registry, once {@link #publishInstance} asked for it. */
+    private volatile @Nullable InstanceInfo instance;
+
+    private volatile Duration instanceTtl = Duration.ofSeconds(30);
 
     private volatile boolean running;
 
@@ -175,10 +183,42 @@ public final class RedisLockClient implements LockProvider, SmartLifecycle, Auto
         return this.store.waitingComponent();
     }
 
-    /** As a bean: nothing to start, the hand-off subscription opens on the first wait. */
+    /**
+     * Who holds the lock of this name now, whichever application: read from Redis (see {@link HolderView}).
+     * @throws LockException if the name makes a key the store refuses, or Redis cannot be reached
+     */
+    @Override
+    public LockInspection inspect(String name) {
+        return this.engine.inspect(name);
+    }
+
+    /**
+     * Names this instance in the instance registry from {@link #start} until {@link #stop}, so that the holder
+     * view of any application can tell who holds the keys this one holds; call before {@link #start}.
+     * @param self this instance
+     * @param ttl how long its entry outlives the instance (refreshed every third of it)
+     */
+    public void publishInstance(InstanceInfo self, Duration ttl) {
+        this.instance = self;
+        this.instanceTtl = ttl;
+    }
+
+    /** Tests: the random id that begins this client's tokens. */
+    String tokenId() {
+        return this.engine.ownerId();
+    }
+
+    /**
+     * As a bean: the hand-off subscription opens on the first wait; this instance's registry entry, if asked for,
+     * is written now.
+     */
     @Override
     public void start() {
         this.running = true;
+        InstanceInfo self = this.instance;
+        if (self != null) {
+            this.store.publishInstance(self, this.engine.ownerId(), this.instanceTtl);
+        }
     }
 
     /**

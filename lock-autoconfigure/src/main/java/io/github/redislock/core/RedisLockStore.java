@@ -12,7 +12,9 @@ import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockLossDetection;
+import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockEngineProbe;
+import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockStore;
 import io.github.redislock.engine.LockTokens;
 import io.github.redislock.engine.StoreListener;
@@ -44,6 +46,9 @@ final class RedisLockStore implements LockStore {
 
     /** This application's id in queues and hand-offs. */
     private final String clientId;
+
+    /** Who holds any key, read on request; never on the lock's path. */
+    private final HolderView holders;
 
     private final boolean clustered;
 
@@ -86,6 +91,7 @@ final class RedisLockStore implements LockStore {
         this.acknowledgement = (replicasToAcknowledge > 0)
                 ? new ReplicaAcknowledgement(commands, replicasToAcknowledge, replicationTimeout) : null;
         this.clientId = LockTokens.randomId();
+        this.holders = HolderView.forRedis(connectionFactory, this.keyPrefix);
         // Messages arrive only once a waiter has subscribed, after construction.
         this.channel = new HandoffChannel(connectionFactory, commands, this.clustered, lettuce, this.keyPrefix,
                 this.clientId, scheduler, this::handedOver, this::subscribed);
@@ -263,13 +269,29 @@ final class RedisLockStore implements LockStore {
         return this.waiting;
     }
 
-    /** Stops listening for hand-off messages (the application context is closing). */
+    /** Who holds the key now, whichever application (see {@link HolderView}). */
+    @Override
+    public LockInspection inspect(String key) {
+        return this.holders.inspect(key);
+    }
+
+    /**
+     * Names this instance in the registry until {@link #stopListening} or {@link #close}: under the engine's token
+     * id and this store's client id, which a hand-off writes.
+     */
+    void publishInstance(InstanceInfo self, String tokenId, Duration ttl) {
+        this.holders.registry().publish(self, List.of(tokenId, this.clientId), ttl);
+    }
+
+    /** Stops listening for hand-off messages and deletes the registry entries (the application context is closing). */
     void stopListening() {
+        this.holders.registry().withdraw();
         this.channel.close();
     }
 
     @Override
     public void close() {
+        this.holders.registry().withdraw();
         this.channel.close();
         this.queueWork.shutdown();
     }

@@ -49,7 +49,7 @@ import io.github.redislock.LockRequest;
  * </ul>
  * How the store waits for a taken key stays the store's own.
  */
-public final class LockEngine implements LockProvider, AutoCloseable {
+public final class LockEngine implements LockProvider, LockInspector, AutoCloseable {
 
     private static final Log logger = LogFactory.getLog(LockEngine.class);
 
@@ -255,6 +255,17 @@ public final class LockEngine implements LockProvider, AutoCloseable {
     }
 
     private record EarlyLoss(StoreLock lock, LockLossDetection how) {
+    }
+
+    /** The random id that begins this engine's tokens (see {@link LockTokens#id}). */
+    public String ownerId() {
+        return this.tokens.id();
+    }
+
+    /** Asks the store who holds the key of this lock name now (see {@link LockStore#inspect}). */
+    @Override
+    public LockInspection inspect(String name) {
+        return this.store.inspect(this.store.key(name));
     }
 
     private static LockNotAcquiredException notAcquired(String[] keys, long start) {

@@ -82,4 +82,29 @@ public interface LockStore extends AutoCloseable {
     /** Stops the store's own threads and connections; locks still held then end as the store's locks end. */
     @Override
     void close();
+
+    /**
+     * Reads the store now and says who holds the key, whichever application that is: the cluster-wide holder
+     * view behind {@code GET /actuator/redislocks/{key}}. The contract, for every store:
+     * <ul>
+     * <li>Read-only, and nothing on the hot path: the holder is named from what the store already keeps for the
+     * lock (for Redis, the owner part of the key's value), looked up in an instance registry that each instance
+     * writes when it starts, refreshes well within a TTL (or an ephemeral lifetime) and removes when it stops, so
+     * that the entries of dead instances vanish by themselves. Taking and releasing locks writes nothing more.</li>
+     * <li>An owner the registry does not know (a crashed instance whose entry expired, another version of the
+     * library, a value some other client wrote) is {@link LockInspection.Holder#UNKNOWN}, never an error.
+     * Whatever is read back is checked for the store's own forms before it names anything (another client may
+     * have written anything), and registry names are derived only from such checked values, in the library's
+     * reserved namespace, never from the caller's text.</li>
+     * <li>A store of several nodes answers what a majority says; when no state has a majority, the key is
+     * {@link LockInspection.State#OTHER}.</li>
+     * <li>{@code waiting} counts applications queued in the store when it keeps a queue, else {@code null}.</li>
+     * </ul>
+     * The default answers {@code OTHER} with nothing known, for a store that cannot tell.
+     * @param key the store's key ({@link #key})
+     * @throws io.github.redislock.LockException if the store (or, for several nodes, a majority) cannot be reached
+     */
+    default LockInspection inspect(String key) {
+        return new LockInspection(key, LockInspection.State.OTHER, null, null, null, null, null);
+    }
 }

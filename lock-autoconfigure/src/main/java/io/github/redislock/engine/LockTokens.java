@@ -11,19 +11,29 @@ import java.util.concurrent.atomic.AtomicLong;
  * different engines (and of this one after a restart) distinct, and keeps anyone who has not seen one from
  * guessing, and so overwriting or releasing, a token this engine created. One random draw per engine rather than
  * per acquisition: a draw costs a digest and its allocations on the hot path, and contends on the generator.
- * Public for the stores' own random ids ({@link #randomId()}); internal.
+ * Public for the stores' own random ids and tokens (Redlock draws one per attempt); internal.
  */
 public final class LockTokens {
 
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
-    private final String prefix = randomId() + '.';
+    private final String id = randomId();
+
+    private final String prefix = this.id + '.';
 
     private final AtomicLong sequence = new AtomicLong();
 
     /** A fresh token, never returned before by this instance. */
-    String next() {
+    public String next() {
         return this.prefix + Long.toString(this.sequence.incrementAndGet(), Character.MAX_RADIX);
+    }
+
+    /**
+     * The random part that begins every token of this instance: it names the instance in its store's instance
+     * registry, so that the holder of a key can be told from the key's value (see {@link LockStore#inspect}).
+     */
+    public String id() {
+        return this.id;
     }
 
     /** 128 random bits, URL-safe Base64: no colon, no dot. */

@@ -10,8 +10,12 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockProvider;
 import io.github.redislock.LockRequest;
+import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.engine.LockEngine;
+import io.github.redislock.engine.LockEngineState;
+import io.github.redislock.engine.LockInspection;
+import io.github.redislock.engine.LockInspector;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -44,7 +48,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * the majority write covers, or fencing tokens may repeat. Process pauses and clock jumps beyond the drift
  * allowance break it as they break every lease-based lock; fencing tokens are the defence.
  */
-public final class RedlockClient implements LockProvider, AutoCloseable {
+public final class RedlockClient implements LockProvider, LockInspector, AutoCloseable {
+
+    private final RedlockStore store;
 
     private final LockEngine engine;
 
@@ -56,7 +62,8 @@ public final class RedlockClient implements LockProvider, AutoCloseable {
      */
     public RedlockClient(List<? extends RedisConnectionFactory> nodes, @Nullable String keyPrefix,
             Duration renewedLease, LockLossListener lossListener) {
-        this.engine = new LockEngine(new RedlockStore(nodes, keyPrefix), renewedLease, lossListener);
+        this.store = new RedlockStore(nodes, keyPrefix);
+        this.engine = new LockEngine(this.store, renewedLease, lossListener);
     }
 
     /**
@@ -71,7 +78,34 @@ public final class RedlockClient implements LockProvider, AutoCloseable {
         return this.engine.acquire(request);
     }
 
-    /** Stops renewing (held locks then expire with their lease) and the node calls. */
+    /**
+     * Who holds the lock of this name now, whichever application, as a majority of the nodes says.
+     * @throws LockException if the name makes a key the store refuses, or fewer than a majority of nodes answer
+     */
+    @Override
+    public LockInspection inspect(String name) {
+        return this.engine.inspect(name);
+    }
+
+    /**
+     * What this application holds and waits for now, and how renewal fares: the engine's read-only snapshot, for
+     * the Actuator endpoint. Sends nothing to the nodes.
+     */
+    public LockEngineState state() {
+        return this.engine.state();
+    }
+
+    /**
+     * Names this instance in the instance registry on every node, from now until {@link #close}, so that the
+     * holder view of any application can tell who holds the keys this one holds.
+     * @param self this instance
+     * @param ttl how long its entries outlive the instance (refreshed every third of it)
+     */
+    public void publishInstance(InstanceInfo self, Duration ttl) {
+        this.store.publishInstance(self, ttl);
+    }
+
+    /** Stops renewing (held locks then expire with their lease), the node calls and the registry entries. */
     @Override
     public void close() {
         this.engine.close();

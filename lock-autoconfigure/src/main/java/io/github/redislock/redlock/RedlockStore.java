@@ -1,8 +1,7 @@
 package io.github.redislock.redlock;
 
-import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
@@ -16,7 +15,11 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
+import io.github.redislock.core.HolderView;
 import io.github.redislock.core.LockKeys;
+import io.github.redislock.engine.InstanceInfo;
+import io.github.redislock.engine.LockInspection;
+import io.github.redislock.engine.LockTokens;
 import io.github.redislock.engine.LockStore;
 import io.github.redislock.engine.StoreListener;
 import io.github.redislock.engine.StoreLock;
@@ -32,8 +35,6 @@ final class RedlockStore implements LockStore {
 
     private static final Log logger = LogFactory.getLog(RedlockStore.class);
 
-    private static final SecureRandom RANDOM = new SecureRandom();
-
     private final RedlockNode[] nodes;
 
     private final int quorum;
@@ -42,6 +43,15 @@ final class RedlockStore implements LockStore {
 
     /** Sends node calls in parallel. */
     private final ExecutorService calls;
+
+    /**
+     * Tokens: one random id for the store and a sequence, so that every attempt's token is new and its holder can
+     * be named from it (see {@link #inspect}).
+     */
+    private final LockTokens tokens = new LockTokens();
+
+    /** Who holds any key, as a majority of the nodes says; never on the lock's path. */
+    private final HolderView holders;
 
     /**
      * @param nodes one connection factory per independent master, at least 3
@@ -67,6 +77,7 @@ final class RedlockStore implements LockStore {
                     thread.setDaemon(true);
                     return thread;
                 });
+        this.holders = HolderView.forNodes(nodes, this.keyPrefix, RedlockNode::fenceKey);
     }
 
     /** The prefixed key, checked as on a single Redis. */
@@ -86,7 +97,7 @@ final class RedlockStore implements LockStore {
             long deadline) {
         while (true) {
             // A fresh token per attempt: a late release of a failed attempt can never remove a later one's lock.
-            Attempt attempt = attempt(key, newToken(), leaseMillis);
+            Attempt attempt = attempt(key, this.tokens.next(), leaseMillis);
             if (attempt.handle != null) {
                 return attempt.handle;
             }
@@ -291,15 +302,21 @@ final class RedlockStore implements LockStore {
         return this.calls;
     }
 
-    private static String newToken() {
-        byte[] bytes = new byte[16];
-        RANDOM.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    /** Who holds the key now, as a majority of the nodes says (see {@link HolderView}). */
+    @Override
+    public LockInspection inspect(String key) {
+        return this.holders.inspect(key);
     }
 
-    /** Stops the node calls; held locks then expire with their lease. */
+    /** Names this instance in the registry on every node until {@link #close} (see {@link HolderView}). */
+    void publishInstance(InstanceInfo self, Duration ttl) {
+        this.holders.registry().publish(self, List.of(this.tokens.id()), ttl);
+    }
+
+    /** Stops the node calls and deletes this instance's registry entries; held locks then expire with their lease. */
     @Override
     public void close() {
+        this.holders.registry().withdraw();
         this.calls.shutdownNow();
     }
 

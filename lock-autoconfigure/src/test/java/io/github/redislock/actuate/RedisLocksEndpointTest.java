@@ -13,6 +13,7 @@ import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
 import io.github.redislock.actuate.RedisLocksEndpoint.HeldLockDescriptor;
+import io.github.redislock.actuate.RedisLocksEndpoint.LockViewDescriptor;
 import io.github.redislock.actuate.RedisLocksEndpoint.RedisLocksDescriptor;
 import io.github.redislock.autoconfigure.RedisLocksEndpointAutoConfiguration;
 import io.github.redislock.core.RedisLockClient;
@@ -21,6 +22,7 @@ import io.github.redislock.support.RenewalFaults;
 import io.github.redislock.testsupport.RedisServer;
 import io.github.redislock.testsupport.RedisServerExtension;
 
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -28,6 +30,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** The {@code redislocks} endpoint on a real Redis, and when it is there at all. */
@@ -78,6 +81,38 @@ class RedisLocksEndpointTest {
                         .isEqualTo("******");
                 }
             });
+    }
+
+    @Test
+    void theHolderViewEchoesTheKeyOnlyAsShowKeysAllows() {
+        runner(redis.server()).withPropertyValues("spring.application.name=orders",
+                "management.endpoint.redislocks.show-keys=when-authorized", "management.endpoint.redislocks.roles=OPS")
+            .run((context) -> {
+                try (LockHandle held = context.getBean(DistributedLockTemplate.class)
+                    .acquire(LockRequest.of("user:alice@example.com", Duration.ZERO, null))) {
+                    RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
+                    await().atMost(Duration.ofSeconds(10))
+                        .until(() -> endpoint.lock("user:alice@example.com").holder().known());
+                    LockViewDescriptor masked = endpoint.lock(withRole("DEV"), "user:alice@example.com");
+                    assertThat(masked.key()).isEqualTo("******");
+                    assertThat(masked.held()).isTrue();
+                    assertThat(masked.holder().application()).isEqualTo("orders");
+                    assertThat(masked.fencingToken()).isEqualTo(held.fencingToken());
+                    assertThat(endpoint.lock(SecurityContext.NONE, "user:alice@example.com").key()).isEqualTo("******");
+                    assertThat(endpoint.lock(withRole("OPS"), "user:alice@example.com").key())
+                        .isEqualTo("t:user:alice@example.com");
+                }
+            });
+    }
+
+    @Test
+    void theHolderViewRefusesANameTheLockRefuses() {
+        runner(redis.server()).run((context) -> {
+            RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
+            assertThatThrownBy(() -> endpoint.lock("a~lock~instance:x"))
+                .isInstanceOf(InvalidEndpointRequestException.class);
+            assertThat(endpoint.lock(SecurityContext.NONE, "a", "b").key()).isEqualTo("t:a/b");
+        });
     }
 
     private static SecurityContext withRole(String role) {

@@ -1,6 +1,5 @@
 package io.github.redislock.aop;
 
-import io.github.redislock.LockValues;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -12,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.redislock.LockException;
 import io.github.redislock.LockNotAcquiredException;
+import io.github.redislock.LockValues;
 import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.annotation.OnLockFailure;
 import io.github.redislock.support.LockContexts;
@@ -173,7 +173,7 @@ assertThat(LockValues.held(redis.command("GET", "sku:b:lock"))).as("sku:b:lock")
             String halfAnEmoji = "\uD83D";
             assertThatThrownBy(() -> inventory.transfer("a", halfAnEmoji)).isInstanceOf(LockException.class)
                     .hasMessageContaining("Inventory#transfer").hasMessageContaining("lone surrogate");
-            assertThat(redis.command("DBSIZE")).isEqualTo(0L);
+            assertThat(LockValues.lockKeys(redis.command("KEYS", "*"))).isEmpty();
         });
     }
 

@@ -30,7 +30,8 @@ class ConfigurationMetadataTest {
                     "redis-lock.wait-time", "redis-lock.lease-time", "redis-lock.on-lease-lost",
                     "redis-lock.verify-before-commit", "redis-lock.order", "redis-lock.local-handover-limit",
                     "redis-lock.local-handover-time-limit", "redis-lock.replicas-to-acknowledge",
-                    "redis-lock.replication-timeout", "redis-lock.max-keys-per-call", "redis-lock.redlock.nodes");
+                    "redis-lock.replication-timeout", "redis-lock.max-keys-per-call", "redis-lock.instance-ttl",
+                    "redis-lock.redlock.nodes");
         assertThat(properties).allSatisfy((property) -> {
             assertThat((String) property.get("description")).as("description of %s", property.get("name"))
                 .isNotBlank();

@@ -6,6 +6,9 @@ import java.util.List;
 import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockProvider;
+import io.github.redislock.actuate.RedisLocksEndpoint;
+import io.github.redislock.actuate.RedisLocksEndpoint.HeldLockDescriptor;
+import io.github.redislock.actuate.RedisLocksEndpoint.LockViewDescriptor;
 import io.github.redislock.core.RedisLockClient;
 import io.github.redislock.redlock.RedlockClient;
 import io.github.redislock.support.LockContexts;
@@ -18,10 +21,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code redis-lock.redlock.nodes}: Redlock as the lock provider, on connections built with the application's
@@ -60,6 +65,30 @@ class RedlockAutoConfigurationTest {
 
     private static String nodeList() {
         return String.join(",", nodes.stream().map(RedisServer::url).toList());
+    }
+
+    @Test
+    void theEndpointAndItsHolderViewWorkOnRedlock() {
+        runner().withConfiguration(AutoConfigurations.of(RedisLocksEndpointAutoConfiguration.class))
+            .withPropertyValues("redis-lock.redlock.nodes=" + nodeList(), "redis-lock.key-prefix=app:",
+                    "spring.application.name=reports", "management.endpoints.web.exposure.include=redislocks",
+                    "management.endpoint.redislocks.show-keys=always")
+            .run((context) -> {
+                RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
+                try (LockHandle handle = context.getBean(DistributedLockTemplate.class)
+                    .tryAcquire("job", Duration.ZERO, null)
+                    .orElseThrow()) {
+                    assertThat(endpoint.locks().held()).extracting(HeldLockDescriptor::key).containsExactly("app:job");
+                    // The registry entries are written on a thread of their own at start-up.
+                    await().atMost(Duration.ofSeconds(10)).until(() -> endpoint.lock("job").holder().known());
+                    LockViewDescriptor view = endpoint.lock("job");
+                    assertThat(view.state()).isEqualTo("HELD");
+                    assertThat(view.holder().application()).isEqualTo("reports");
+                    assertThat(view.fencingToken()).isEqualTo(handle.fencingToken());
+                    assertThat(view.waiting()).isNull();
+                }
+                assertThat(endpoint.lock("job").held()).isFalse();
+            });
     }
 
     @ParameterizedTest

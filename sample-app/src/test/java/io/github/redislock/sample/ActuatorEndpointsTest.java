@@ -1,0 +1,109 @@
+package io.github.redislock.sample;
+
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+import io.github.redislock.sample.simulation.AppInstances;
+import io.github.redislock.testsupport.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The sample's Actuator endpoints as an operator calls them during a sale: one instance ("flash-sale-east", its
+ * purchases slow) sells while the other's endpoint ("flash-sale-west") names it as the holder of the SKU's lock;
+ * health and the Prometheus meters answer.
+ */
+class ActuatorEndpointsTest {
+
+    private static RedisServer redis;
+
+    private static AppInstances east;
+
+    private static AppInstances west;
+
+    @BeforeAll
+    static void start() {
+        redis = RedisServer.start();
+        // A purchase holds the lock this long: long enough to look at the holder while it does.
+        east = AppInstances.start(1, List.of(), Map.of("spring.data.redis.url", redis.url(),
+                "spring.application.name", "flash-sale-east", "flash-sale.processing-time", "3000ms"));
+        west = AppInstances.start(1, List.of(), Map.of("spring.data.redis.url", redis.url(),
+                "spring.application.name", "flash-sale-west"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (east != null) {
+            east.close();
+        }
+        if (west != null) {
+            west.close();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    @Test
+    void theOtherInstanceNamesTheHolderWhileAPurchaseRuns() throws Exception {
+        URI eastUri = east.baseUris().get(0);
+        URI westUri = west.baseUris().get(0);
+        assertThat(SampleHttp.put(westUri, "/skus/42/stock?quantity=3").statusCode()).isEqualTo(200);
+
+        CompletableFuture<HttpResponse<String>> purchase = CompletableFuture
+            .supplyAsync(() -> SampleHttp.post(eastUri, "/skus/42/purchase"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> holderView(westUri).read("$.held", Boolean.class));
+        DocumentContext view = holderView(westUri);
+        assertThat(view.read("$.key", String.class)).isEqualTo("flash-sale:sku:42:lock");
+        assertThat(view.read("$.state", String.class)).isEqualTo("HELD");
+        // Its registry entry is written at start-up, on a thread of its own: long done by now, or very soon.
+        await().atMost(Duration.ofSeconds(10)).until(() -> holderView(westUri).read("$.holder.known", Boolean.class));
+        view = holderView(westUri);
+        assertThat(view.read("$.holder.application", String.class)).isEqualTo("flash-sale-east");
+        assertThat(view.read("$.holder.pid", Long.class)).isEqualTo(ProcessHandle.current().pid());
+        assertThat(view.read("$.fencingToken", Long.class)).isPositive();
+        assertThat(Duration.parse(view.read("$.leaseRemaining", String.class))).isPositive()
+            .isLessThanOrEqualTo(Duration.ofSeconds(5));
+
+        assertThat(purchase.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(201);
+        assertThat(holderView(westUri).read("$.state", String.class)).isEqualTo("FREE");
+    }
+
+    @Test
+    void healthAndThePrometheusMetersAnswer() {
+        URI westUri = west.baseUris().get(0);
+        assertThat(SampleHttp.put(westUri, "/skus/7/stock?quantity=1").statusCode()).isEqualTo(200);
+        assertThat(SampleHttp.post(westUri, "/skus/7/purchase").statusCode()).isEqualTo(201);
+
+        HttpResponse<String> health = SampleHttp.get(westUri, "/actuator/health");
+        assertThat(health.statusCode()).isEqualTo(200);
+        assertThat((String) JsonPath.read(health.body(), "$.status")).isEqualTo("UP");
+
+        HttpResponse<String> locks = SampleHttp.get(westUri, "/actuator/redislocks");
+        assertThat(locks.statusCode()).isEqualTo(200);
+        assertThat((String) JsonPath.read(locks.body(), "$.renewal.status")).isEqualTo("OK");
+
+        HttpResponse<String> prometheus = SampleHttp.get(westUri, "/actuator/prometheus");
+        assertThat(prometheus.statusCode()).isEqualTo(200);
+        assertThat(prometheus.body()).contains("redis_lock_acquire_seconds_count{", "redis_lock_acquire_seconds_bucket{",
+                "redis_lock_hold_seconds_bucket{", "redis_lock_held ", "redis_lock_waiting ",
+                "redis_lock_lost_total{", "redis_lock_renewal_failures_total ", "redis_lock_handoffs_total{");
+    }
+
+    private static DocumentContext holderView(URI base) {
+        HttpResponse<String> response = SampleHttp.get(base, "/actuator/redislocks/sku:42:lock");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return JsonPath.parse(response.body());
+    }
+}
