@@ -11,7 +11,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -41,6 +43,8 @@ public final class RedisServer implements AutoCloseable {
 
     private final List<String> extraArguments;
 
+    private final Map<String, String> environment;
+
     private final Path workDir;
 
     /** Sentinel mode: the lines of its configuration file, written before the first launch; else null. */
@@ -54,10 +58,12 @@ public final class RedisServer implements AutoCloseable {
 
     private final Thread shutdownHook;
 
-    private RedisServer(Path binary, int port, List<String> extraArguments, List<String> sentinelConfig) {
+    private RedisServer(Path binary, int port, List<String> extraArguments, Map<String, String> environment,
+            List<String> sentinelConfig) {
         this.binary = binary;
         this.port = port;
         this.extraArguments = List.copyOf(extraArguments);
+        this.environment = Map.copyOf(environment);
         this.sentinelConfig = (sentinelConfig != null) ? List.copyOf(sentinelConfig) : null;
         try {
             this.workDir = Files.createTempDirectory("redis-lock-server-");
@@ -191,6 +197,7 @@ public final class RedisServer implements AutoCloseable {
         command.addAll(this.extraArguments);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(this.workDir.resolve("redis.log").toFile());
+        builder.environment().putAll(this.environment);
         try {
             this.process = builder.start();
         }
@@ -348,6 +355,8 @@ public final class RedisServer implements AutoCloseable {
 
         private final List<String> arguments = new ArrayList<>();
 
+        private final Map<String, String> environment = new LinkedHashMap<>();
+
         private List<String> sentinelConfig;
 
         private Builder() {
@@ -374,6 +383,15 @@ public final class RedisServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Extra environment variables for the {@code redis-server} process, on every launch (restarts included),
+         * e.g. {@code LD_PRELOAD} of a library that fakes its clock.
+         */
+        public Builder environment(Map<String, String> variables) {
+            this.environment.putAll(variables);
+            return this;
+        }
+
         public RedisServer start() {
             Path binary = RedisBinary.find();
             IllegalStateException failure = null;
@@ -381,7 +399,8 @@ public final class RedisServer implements AutoCloseable {
             for (int attempt = 0; attempt < 5; attempt++) {
                 int chosen = (this.port != null) ? this.port
                         : this.arguments.contains("--cluster-enabled") ? freeClusterPort() : freePort();
-                RedisServer server = new RedisServer(binary, chosen, this.arguments, this.sentinelConfig);
+                RedisServer server = new RedisServer(binary, chosen, this.arguments, this.environment,
+                        this.sentinelConfig);
                 try {
                     server.launch();
                     return server;

@@ -1,7 +1,6 @@
 package io.github.redislock.torture;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -34,7 +33,14 @@ public final class Worker {
 
     private final Environment environment;
 
+    private final String witnessHost;
+
     private final int witnessPort;
+
+    /** The witness's time when this JVM first asked, against {@link System#nanoTime()} then. */
+    private long clockAnchorMicros;
+
+    private long clockAnchorNanos;
 
     private volatile boolean stopped;
 
@@ -43,6 +49,7 @@ public final class Worker {
     private Worker(ConfigurableApplicationContext context) {
         this.environment = context.getEnvironment();
         this.id = this.environment.getRequiredProperty("torture.worker");
+        this.witnessHost = this.environment.getProperty("torture.witness-host", "127.0.0.1");
         this.witnessPort = this.environment.getRequiredProperty("torture.witness-port", Integer.class);
     }
 
@@ -62,7 +69,9 @@ public final class Worker {
     }
 
     private void run(ConfigurableApplicationContext context) throws InterruptedException {
-        try (Witness control = Witness.connect(this.witnessPort)) {
+        try (Witness control = Witness.connect(this.witnessHost, this.witnessPort)) {
+            this.clockAnchorNanos = System.nanoTime();
+            this.clockAnchorMicros = control.timeMicros();
             WorkerApplication.LostLocks lost = context.getBean(WorkerApplication.LostLocks.class);
             lost.setListener((event) -> {
                 synchronized (control) {
@@ -169,7 +178,7 @@ public final class Worker {
 
         @Override
         public void run() {
-            try (Witness witness = Witness.connect(Worker.this.witnessPort)) {
+            try (Witness witness = Witness.connect(Worker.this.witnessHost, Worker.this.witnessPort)) {
                 while (!Worker.this.stopped) {
                     attempt(witness);
                 }
@@ -185,7 +194,7 @@ public final class Worker {
             List<String> resources = pickResources(kind);
             Body body = new Body(witness, resources, kind,
                     Worker.this.id + ":" + this.thread + ":" + (++this.sequence));
-            long waitStart = nowMicros();
+            long waitStart = Worker.this.nowMicros();
             String exception = "-";
             try {
                 switch (kind) {
@@ -212,7 +221,7 @@ public final class Worker {
                     && (!body.heldAtEnd || lock.isLost() || this.lost.contains(lock));
             SectionRecord record = new SectionRecord(Worker.this.id, body.member, kind, resources,
                     (lock != null) ? lock.fencingToken() : -1, waitStart, body.enter,
-                    (body.enter > 0) ? body.leave : nowMicros(), body.others,
+                    (body.enter > 0) ? body.leave : Worker.this.nowMicros(), body.others,
                     body.read, body.write, told, exception);
             witness.command("RPUSH", Witness.SECTIONS, record.format());
         }
@@ -299,8 +308,11 @@ public final class Worker {
         }
     }
 
-    private static long nowMicros() {
-        Instant now = Instant.now();
-        return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
+    /**
+     * The witness's clock as this JVM's monotonic clock carries it on: the times a worker records do not move when
+     * its wall clock is stepped (the worker-clock-jump scenario), and agree with the witness's own.
+     */
+    private long nowMicros() {
+        return this.clockAnchorMicros + (System.nanoTime() - this.clockAnchorNanos) / 1_000;
     }
 }
