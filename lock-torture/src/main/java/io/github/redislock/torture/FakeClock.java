@@ -16,8 +16,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The wall clock of processes the suite starts, stepped while they run: each gets Debian's libfaketime by
- * {@code LD_PRELOAD}, reading its offset from a file of this run ({@code FAKETIME_TIMESTAMP_FILE}) on every
- * clock call ({@code FAKETIME_NO_CACHE=1}), so {@link #offset(Duration)} moves their clock at once.
+ * {@code LD_PRELOAD}, reading its offset from a file of this run ({@code FAKETIME_TIMESTAMP_FILE}) once a second
+ * ({@code FAKETIME_CACHE_DURATION=1}), so {@link #offset(Duration)} moves their clock within {@link #LAG}.
+ * (Re-reading on every clock call, {@code FAKETIME_NO_CACHE=1}, slows a JVM several times over: it reads the clock
+ * very often.)
  * <p>
  * Only {@code CLOCK_REALTIME} moves ({@code FAKETIME_DONT_FAKE_MONOTONIC=1}): a real clock step (NTP, an operator's
  * {@code date -s}, a VM's clock resynchronised) moves the wall clock, while the kernel never lets
@@ -31,6 +33,9 @@ final class FakeClock implements AutoCloseable {
     private static final List<String> LIBRARIES = List.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
             "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1", "/usr/lib/faketime/libfaketime.so.1",
             "/usr/local/lib/faketime/libfaketime.so.1");
+
+    /** How long after {@link #offset(Duration)} the processes surely read the new offset. */
+    static final Duration LAG = Duration.ofMillis(1100);
 
     private static volatile @Nullable Optional<String> unavailable;
 
@@ -95,13 +100,13 @@ final class FakeClock implements AutoCloseable {
         if (library == null) {
             throw new IllegalStateException("No libfaketime: " + unavailable().orElse(""));
         }
-        return Map.of("LD_PRELOAD", library, "FAKETIME_TIMESTAMP_FILE", this.file.toString(), "FAKETIME_NO_CACHE", "1",
+        return Map.of("LD_PRELOAD", library, "FAKETIME_TIMESTAMP_FILE", this.file.toString(), "FAKETIME_CACHE_DURATION", "1",
                 "FAKETIME_DONT_FAKE_MONOTONIC", "1");
     }
 
     /**
-     * Sets the processes' wall clock this far ahead of the true time (rounded up to whole seconds), from their next
-     * clock call on. The file is replaced by a rename, so that a process never reads it half written.
+     * Sets the processes' wall clock this far ahead of the true time (rounded up to whole seconds), within
+     * {@link #LAG}. The file is replaced by a rename, so that a process never reads it half written.
      */
     void offset(Duration offset) {
         long seconds = (offset.toMillis() + 999) / 1000;

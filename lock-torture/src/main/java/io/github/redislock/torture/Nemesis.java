@@ -190,16 +190,18 @@ final class Nemesis {
 
     /**
      * Steps the faked wall clock 2 leases ahead (every lease Redis counts by it runs out at once), keeps it there
-     * for a lease, and steps it back.
+     * for a lease, and steps it back. The fault spans the steps' lag: the step ahead lands within it after the
+     * fault's start, the step back before its end.
      */
     private Fault jumpClock(String whose, Set<String> faulted) {
         Duration ahead = this.lease.multipliedBy(2);
         long start = this.run.now();
         this.run.clock().offset(ahead);
-        ScenarioRun.runFor(this.lease);
+        ScenarioRun.runFor(FakeClock.LAG.plus(this.lease));
         this.run.clock().offset(Duration.ZERO);
+        ScenarioRun.runFor(FakeClock.LAG);
         return new Fault(start, this.run.now(), faulted, whose + " wall clock " + ahead.toSeconds() + " s ahead for "
-                + this.lease.toMillis() + " ms, then back");
+                + this.lease.toMillis() + "-" + this.lease.plus(FakeClock.LAG).toMillis() + " ms, then back");
     }
 
     private int redisPort() {
