@@ -87,7 +87,7 @@ record TortureOptions(List<Scenario> scenarios, int workers, int threads, int re
             List<Scenario> touching = scenarios.stream().filter(Scenario::touchesRedis).toList();
             if (named != null && !touching.isEmpty()) {
                 throw new IllegalArgumentException("Scenarios " + touching.stream().map(Scenario::id).toList()
-                        + " fault Redis processes, which the suite does only to servers it started itself");
+                        + " fault Redis processes or their links, which the suite does only to servers it started itself");
             }
             scenarios.removeAll(touching);
         }
