@@ -22,7 +22,8 @@ import org.springframework.core.env.Environment;
  * counter from the fencing store with the lock's fencing token, work a little, write the counter back plus one,
  * leave the witness. After the release it writes a {@link SectionRecord}.
  * <p>
- * Settings, as Spring properties on the command line: {@code torture.worker} (id), {@code torture.witness-port},
+ * Settings, as Spring properties on the command line: {@code torture.worker} (id), {@code torture.witness-host}
+ * (127.0.0.1 unless the worker runs in a network namespace of its own), {@code torture.witness-port},
  * {@code torture.threads}, {@code torture.resources}, {@code torture.kinds}, {@code torture.wait-time},
  * {@code torture.fixed-lease}, {@code torture.work-millis}; and the starter's own {@code spring.data.redis.*}
  * and {@code redis-lock.*}.
