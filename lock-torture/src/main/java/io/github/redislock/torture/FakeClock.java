@@ -18,8 +18,9 @@ import org.jspecify.annotations.Nullable;
  * The wall clock of processes the suite starts, stepped while they run: each gets Debian's libfaketime by
  * {@code LD_PRELOAD}, reading its offset from a file of this run ({@code FAKETIME_TIMESTAMP_FILE}) once a second
  * ({@code FAKETIME_CACHE_DURATION=1}), so {@link #offset(Duration)} moves their clock within {@link #LAG}.
- * (Re-reading on every clock call, {@code FAKETIME_NO_CACHE=1}, slows a JVM several times over: it reads the clock
- * very often.)
+ * A JVM reads the clock very often: re-reading the file on every call ({@code FAKETIME_NO_CACHE=1}) slowed the
+ * faked worker several times over, and libfaketime's shared memory (for its {@code faketime} wrapper, unused
+ * here; {@code FAKETIME_DISABLE_SHM=1}) made each clock call four times as slow.
  * <p>
  * Only {@code CLOCK_REALTIME} moves ({@code FAKETIME_DONT_FAKE_MONOTONIC=1}): a real clock step (NTP, an operator's
  * {@code date -s}, a VM's clock resynchronised) moves the wall clock, while the kernel never lets
@@ -101,7 +102,7 @@ final class FakeClock implements AutoCloseable {
             throw new IllegalStateException("No libfaketime: " + unavailable().orElse(""));
         }
         return Map.of("LD_PRELOAD", library, "FAKETIME_TIMESTAMP_FILE", this.file.toString(), "FAKETIME_CACHE_DURATION", "1",
-                "FAKETIME_DONT_FAKE_MONOTONIC", "1");
+                "FAKETIME_DONT_FAKE_MONOTONIC", "1", "FAKETIME_DISABLE_SHM", "1");
     }
 
     /**
