@@ -9,6 +9,10 @@ import java.util.Optional;
  * The scenarios: a topology, a nemesis, and what the verdict forbids beyond the rules that hold in every scenario
  * (see {@link Verdict}). A <em>strict</em> scenario allows no overlap and no rejected write at all: nothing in it
  * excuses a second holder.
+ * <p>
+ * The partitions and clock jumps are written for one Redis; a ZooKeeper store would add a topology kind and its
+ * own scenarios (a cut-off worker's session expires; the ensemble's clock does not matter to ZooKeeper), reusing
+ * {@link NetworkLab#cut(int, int)} with the ensemble's client port.
  */
 enum Scenario {
 
