@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -28,6 +29,9 @@ final class RedisProcess {
 
     private final List<String> extraArguments;
 
+    /** Extra environment variables of the process (e.g. LD_PRELOAD of a library that fakes its clock). */
+    private final Map<String, String> environment;
+
     /** Sentinel mode: the lines of its configuration file, written before the first launch; else null. */
     private final List<String> sentinelConfig;
 
@@ -37,10 +41,12 @@ final class RedisProcess {
 
     private boolean paused;
 
-    RedisProcess(Path binary, int port, List<String> extraArguments, List<String> sentinelConfig) {
+    RedisProcess(Path binary, int port, List<String> extraArguments, Map<String, String> environment,
+            List<String> sentinelConfig) {
         this.binary = binary;
         this.port = port;
         this.extraArguments = List.copyOf(extraArguments);
+        this.environment = Map.copyOf(environment);
         this.sentinelConfig = (sentinelConfig != null) ? List.copyOf(sentinelConfig) : null;
         try {
             this.workDir = Files.createTempDirectory("redis-lock-server-");
@@ -54,6 +60,7 @@ final class RedisProcess {
     void launch() {
         ProcessBuilder builder = new ProcessBuilder(commandLine()).redirectErrorStream(true)
                 .redirectOutput(this.workDir.resolve("redis.log").toFile());
+        builder.environment().putAll(this.environment);
         try {
             this.process = builder.start();
         }

@@ -3,7 +3,9 @@ package io.github.redislock.testsupport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One real {@code redis-server} process on a free loopback port, with the controls fault-injection tests
@@ -31,9 +33,10 @@ public final class RedisServer implements AutoCloseable {
 
     private final Thread shutdownHook;
 
-    private RedisServer(Path binary, int port, List<String> extraArguments, List<String> sentinelConfig) {
+    private RedisServer(Path binary, int port, List<String> extraArguments, Map<String, String> environment,
+            List<String> sentinelConfig) {
         this.port = port;
-        this.process = new RedisProcess(binary, port, extraArguments, sentinelConfig);
+        this.process = new RedisProcess(binary, port, extraArguments, environment, sentinelConfig);
         this.shutdownHook = new Thread(this::destroyQuietly, "redis-server-" + port + "-shutdown");
         Runtime.getRuntime().addShutdownHook(this.shutdownHook);
     }
@@ -147,6 +150,8 @@ public final class RedisServer implements AutoCloseable {
 
         private final List<String> arguments = new ArrayList<>();
 
+        private final Map<String, String> environment = new LinkedHashMap<>();
+
         private List<String> sentinelConfig;
 
         private Builder() {
@@ -173,6 +178,15 @@ public final class RedisServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Extra environment variables for the {@code redis-server} process, on every launch (restarts included),
+         * e.g. {@code LD_PRELOAD} of a library that fakes its clock.
+         */
+        public Builder environment(Map<String, String> variables) {
+            this.environment.putAll(variables);
+            return this;
+        }
+
         public RedisServer start() {
             Path binary = RedisBinary.find();
             IllegalStateException failure = null;
@@ -181,7 +195,8 @@ public final class RedisServer implements AutoCloseable {
                 int chosen = (this.port != null) ? this.port
                         : this.arguments.contains("--cluster-enabled") ? LoopbackPorts.freeClusterPort()
                                 : LoopbackPorts.freePort();
-                RedisServer server = new RedisServer(binary, chosen, this.arguments, this.sentinelConfig);
+                RedisServer server = new RedisServer(binary, chosen, this.arguments, this.environment,
+                        this.sentinelConfig);
                 try {
                     server.launch();
                     return server;

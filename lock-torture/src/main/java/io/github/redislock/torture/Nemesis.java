@@ -33,6 +33,12 @@ final class Nemesis {
             case WORKER_PAUSE -> pauseWorker();
             case SENTINEL_FAILOVER, REPLICA_ACK_FAILOVER -> failoverWithLag();
             case REDLOCK_FAULTS -> redlockNodes();
+            case WORKER_PARTITION -> partitionWorker();
+            case REDIS_PARTITION -> partitionRedis();
+            case SLOW_LINK -> slowLinks();
+            case REDIS_CLOCK_JUMP -> jumpClock("the Redis server's", everyWorker());
+            case WORKER_CLOCK_JUMP -> jumpClock(this.run.workers().get(0).id() + "'s",
+                    Set.of(this.run.workers().get(0).id()));
         };
     }
 
@@ -127,6 +133,82 @@ final class Nemesis {
     }
 
     /**
+     * Cuts the first worker's link to Redis just after one of its long sections entered: frozen for the moment it
+     * takes to cut the link (so the cut surely lands inside that section, which then runs on for about 1.5 leases,
+     * past the lease it cannot renew), then thawed at once. Its JVM runs on, cut off, for 1.5 leases; then the link
+     * is healed.
+     */
+    private Fault partitionWorker() {
+        WorkerProcess victim = this.run.workers().get(0);
+        int port = redisPort();
+        List<String> held = freezeJustInside(victim, SectionKind.SLOW_RESOURCE);
+        long start = this.run.now();
+        this.run.network().cut(1, port);
+        victim.resume();
+        ScenarioRun.runFor(pastTheLease());
+        this.run.network().heal(1);
+        return new Fault(start, this.run.now(), Set.of(victim.id()), victim.id() + "'s link to Redis cut for "
+                + pastTheLease().toMillis() + " ms (packets dropped) while it held " + held);
+    }
+
+    /** Cuts every worker's link to Redis, one right after another, for 1.5 leases. */
+    private Fault partitionRedis() {
+        int port = redisPort();
+        long start = this.run.now();
+        for (int i = 1; i <= this.run.workers().size(); i++) {
+            this.run.network().cut(i, port);
+        }
+        long cut = this.run.now();
+        ScenarioRun.runFor(pastTheLease());
+        for (int i = 1; i <= this.run.workers().size(); i++) {
+            this.run.network().heal(i);
+        }
+        return new Fault(start, this.run.now(), everyWorker(), "Redis cut off from every worker for "
+                + pastTheLease().toMillis() + " ms (packets dropped; all cut within " + (cut - start) / 1000 + " ms)");
+    }
+
+    /**
+     * Between every worker and Redis, for 3 leases: each chunk held 25-100 ms each way (uniform: 50-200 ms a round
+     * trip, in order) by the relay in front of Redis, and 2 % of packets dropped each way in the workers'
+     * namespaces, which TCP retransmits.
+     */
+    private Fault slowLinks() {
+        DelayingRelay relay = this.run.relay();
+        long start = this.run.now();
+        relay.delay(25, 100);
+        for (int i = 1; i <= this.run.workers().size(); i++) {
+            this.run.network().lose(i, relay.port(), 2);
+        }
+        ScenarioRun.runFor(this.lease.multipliedBy(3));
+        for (int i = 1; i <= this.run.workers().size(); i++) {
+            this.run.network().heal(i);
+        }
+        relay.delay(0, 0);
+        return new Fault(start, this.run.now(), everyWorker(), "every worker's Redis traffic delayed 25-100 ms each "
+                + "way, 2 % of its packets dropped each way, for " + this.lease.multipliedBy(3).toMillis() + " ms");
+    }
+
+    /**
+     * Steps the faked wall clock 2 leases ahead (every lease Redis counts by it runs out at once), keeps it there
+     * for a lease, and steps it back. The fault spans the steps' lag: the step ahead lands within it after the
+     * fault's start, the step back before its end.
+     */
+    private Fault jumpClock(String whose, Set<String> faulted) {
+        Duration ahead = this.lease.multipliedBy(2);
+        long start = this.run.now();
+        this.run.clock().offset(ahead);
+        ScenarioRun.runFor(FakeClock.LAG.plus(this.lease));
+        this.run.clock().offset(Duration.ZERO);
+        ScenarioRun.runFor(FakeClock.LAG);
+        return new Fault(start, this.run.now(), faulted, whose + " wall clock " + ahead.toSeconds() + " s ahead for "
+                + this.lease.toMillis() + "-" + this.lease.plus(FakeClock.LAG).toMillis() + " ms, then back");
+    }
+
+    private int redisPort() {
+        return this.run.topology(Topology.Single.class).server().port();
+    }
+
+    /**
      * Freezes the worker at a moment when its sections are inside resources (the witness says so, and a frozen
      * process cannot leave); returns the resources it holds. It waits for a moment when the worker holds two or
      * more, where a fault does the most harm, for up to 10 s, then settles for one; it gives up after a minute.
@@ -145,6 +227,29 @@ final class Nemesis {
             ScenarioRun.runFor(Duration.ofMillis(20));
         }
         throw new IllegalStateException(victim + " was never seen inside a section");
+    }
+
+    /**
+     * Freezes the worker as soon as one of its sections is seen to have newly entered the resource (the witness
+     * polled every 20 ms); returns the resources it holds. Gives up after a minute.
+     */
+    private List<String> freezeJustInside(WorkerProcess victim, String resource) {
+        Set<String> before = this.run.membersOf(resource);
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (System.nanoTime() < deadline) {
+            Set<String> entered = this.run.membersOf(resource);
+            entered.removeAll(before);
+            if (entered.stream().anyMatch((member) -> member.startsWith(victim.id() + ":"))) {
+                victim.pause();
+                List<String> held = this.run.resourcesHeldBy(victim);
+                if (held.contains(resource)) {
+                    return held;
+                }
+                victim.resume();
+            }
+            ScenarioRun.runFor(Duration.ofMillis(20));
+        }
+        throw new IllegalStateException(victim + " was never seen entering " + resource);
     }
 
     private Duration pastTheLease() {

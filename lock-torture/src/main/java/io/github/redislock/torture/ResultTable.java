@@ -18,21 +18,46 @@ final class ResultTable {
                 + "| verdict |");
         lines.add("|---|---|---:|---:|---|---:|---:|---:|---:|---|---|---|");
         for (ScenarioResult result : results) {
+            if (result.skipped() != null) {
+                lines.add("| " + result.scenario().id() + " | " + result.client()
+                        + " | – | – | – | – | – | – | – | – | – | skipped |");
+                continue;
+            }
             lines.add("| " + String.join(" | ", result.scenario().id(), result.client(),
                     Integer.toString(result.sections()),
                     result.overlaps() + " (" + result.untoldOverlaps() + ")",
                     result.acceptedTotal() + " / " + result.rejectedTotal() + perWorker(result.rejected()),
                     Integer.toString(result.lostUpdates()), Integer.toString(result.staleTokens()),
                     recovery(result), millis(result.longestIdleMicros()), counts(result.exceptions()),
-                    counts(result.lossSignals()), result.passed() ? "pass" : "**FAIL**") + " |");
+                    counts(result.lossSignals()), result.failed() ? "**FAIL**" : "pass") + " |");
         }
         lines.add("");
         for (ScenarioResult result : results) {
+            if (result.skipped() != null) {
+                lines.add("- " + result.scenario().id() + " on " + result.client() + ": SKIPPED, " + result.skipped());
+                continue;
+            }
             lines.add("- " + result.scenario().id() + " on " + result.client() + " (" + result.topology() + ", "
-                    + result.wallTime().toSeconds() + " s): " + result.fault().description()
-                    + (result.passed() ? "" : "; FAILED: " + String.join("; ", result.failures())));
+                    + result.wallTime().toSeconds() + " s): " + result.fault().description() + "; "
+                    + measures(result)
+                    + (result.failed() ? "; FAILED: " + String.join("; ", result.failures()) : ""));
         }
         return String.join(System.lineSeparator(), lines);
+    }
+
+    private static String measures(ScenarioResult result) {
+        ScenarioResult.Measures measures = result.measures();
+        String text = (result.fault().isNone() ? "" : "during the fault ")
+                + Math.round(measures.sectionsPerSecond()) + " sections/s, waits median "
+                + millis(measures.waitMedianMicros()) + ", p99 " + millis(measures.waitP99Micros());
+        if (measures.longestFailedCallMicros() > 0) {
+            text += "; longest failed lock call " + millis(measures.longestFailedCallMicros());
+        }
+        if (measures.rejoinMicros() != null) {
+            text += "; " + String.join(", ", new java.util.TreeSet<>(result.fault().faulted())) + " entered again "
+                    + millis(measures.rejoinMicros()) + " after it";
+        }
+        return text;
     }
 
     private static String perWorker(Map<String, Integer> rejected) {

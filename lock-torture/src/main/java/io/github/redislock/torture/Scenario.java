@@ -3,11 +3,16 @@ package io.github.redislock.torture;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The scenarios: a topology, a nemesis, and what the verdict forbids beyond the rules that hold in every scenario
  * (see {@link Verdict}). A <em>strict</em> scenario allows no overlap and no rejected write at all: nothing in it
  * excuses a second holder.
+ * <p>
+ * The partitions and clock jumps are written for one Redis; a ZooKeeper store would add a topology kind and its
+ * own scenarios (a cut-off worker's session expires; the ensemble's clock does not matter to ZooKeeper), reusing
+ * {@link NetworkLab#cut(int, int)} with the ensemble's client port.
  */
 enum Scenario {
 
@@ -29,7 +34,23 @@ enum Scenario {
             "the same failover with redis-lock.replicas-to-acknowledge=1"),
 
     REDLOCK_FAULTS(TopologyKind.REDLOCK, true, true,
-            "Redlock on 5 masters: 2 killed, restarted empty after a lease, then 1 frozen past the lease");
+            "Redlock on 5 masters: 2 killed, restarted empty after a lease, then 1 frozen past the lease"),
+
+    WORKER_PARTITION(TopologyKind.SINGLE, false, true, Requirement.NAMESPACES,
+            "one worker's link to Redis cut (packets dropped, connections left open) while it holds locks, "
+                    + "for longer than the lease"),
+
+    REDIS_PARTITION(TopologyKind.SINGLE, false, true, Requirement.NAMESPACES,
+            "Redis cut off from every worker at once (packets dropped) for longer than the lease"),
+
+    SLOW_LINK(TopologyKind.SINGLE, true, true, Requirement.NAMESPACES,
+            "50-200 ms round trips with jitter and packet loss between every worker and Redis, for 3 leases"),
+
+    REDIS_CLOCK_JUMP(TopologyKind.SINGLE, false, true, Requirement.FAKETIME,
+            "the Redis server's wall clock 2 leases ahead for a lease, then back"),
+
+    WORKER_CLOCK_JUMP(TopologyKind.SINGLE, true, false, Requirement.FAKETIME,
+            "one worker JVM's wall clock 2 leases ahead for a lease, then back");
 
     private final TopologyKind topology;
 
@@ -37,12 +58,19 @@ enum Scenario {
 
     private final boolean touchesRedis;
 
+    private final Requirement requirement;
+
     private final String description;
 
     Scenario(TopologyKind topology, boolean strict, boolean touchesRedis, String description) {
+        this(topology, strict, touchesRedis, Requirement.NONE, description);
+    }
+
+    Scenario(TopologyKind topology, boolean strict, boolean touchesRedis, Requirement requirement, String description) {
         this.topology = topology;
         this.strict = strict;
         this.touchesRedis = touchesRedis;
+        this.requirement = requirement;
         this.description = description;
     }
 
@@ -76,9 +104,17 @@ enum Scenario {
         return this.strict;
     }
 
-    /** Whether the nemesis signals Redis processes, which it does only to servers the suite started. */
+    /**
+     * Whether the nemesis acts on Redis processes (signals, their clock) or needs the workers' links to lead to a
+     * loopback Redis, which it does only with servers the suite started.
+     */
     boolean touchesRedis() {
         return this.touchesRedis;
+    }
+
+    /** What the machine must allow for this scenario to run; where it does not, the scenario is skipped. */
+    Requirement requirement() {
+        return this.requirement;
     }
 
     String description() {
@@ -87,5 +123,23 @@ enum Scenario {
 
     enum TopologyKind {
         SINGLE, SENTINEL, SENTINEL_ACKNOWLEDGED, REDLOCK
+    }
+
+    /**
+     * What a scenario needs of the machine beyond a JDK: nothing, network namespaces with nft and netem (as root),
+     * or libfaketime. A ZooKeeper store's scenarios would name their ensemble here.
+     */
+    enum Requirement {
+
+        NONE, NAMESPACES, FAKETIME;
+
+        /** Why the machine cannot run such a scenario, in one sentence; empty when it can. */
+        Optional<String> unavailable() {
+            return switch (this) {
+                case NONE -> Optional.empty();
+                case NAMESPACES -> NetworkLab.unavailable();
+                case FAKETIME -> FakeClock.unavailable();
+            };
+        }
     }
 }

@@ -31,14 +31,28 @@ import org.jspecify.annotations.Nullable;
  * @param lossSignals {@code LockLostEvent}s, by how the loss was detected
  * @param failures the rules broken, each a sentence
  * @param wallTime how long the scenario took, start-up included
+ * @param measures throughput, waits and recoveries, for the report's notes
+ * @param skipped why the scenario did not run on this machine, or null when it ran
  */
 record ScenarioResult(Scenario scenario, String client, String topology, Fault fault, int attempts, int sections, int overlaps,
         int untoldOverlaps, Map<String, Integer> accepted, Map<String, Integer> rejected, int lostUpdates,
         int staleTokens, int staleAccepted, @Nullable Long recoveryMicros, long longestIdleMicros,
-        Map<String, Long> exceptions, Map<String, Long> lossSignals, List<String> failures, Duration wallTime) {
+        Map<String, Long> exceptions, Map<String, Long> lossSignals, List<String> failures, Duration wallTime,
+        Measures measures, @Nullable String skipped) {
 
+    /** A scenario this machine cannot run (see {@link Scenario.Requirement}): neither passed nor failed. */
+    static ScenarioResult skipped(Scenario scenario, String client, String reason) {
+        return new ScenarioResult(scenario, client, "-", Fault.none(0), 0, 0, 0, 0, Map.of(), Map.of(), 0, 0, 0, null,
+                0, Map.of(), Map.of(), List.of(), Duration.ZERO, Measures.NONE, reason);
+    }
+
+    /** True when it ran and broke no rule; a skipped scenario did not pass (nor fail: see {@link #failed()}). */
     boolean passed() {
-        return this.failures.isEmpty();
+        return this.skipped == null && this.failures.isEmpty();
+    }
+
+    boolean failed() {
+        return !this.failures.isEmpty();
     }
 
     int acceptedTotal() {
@@ -47,5 +61,22 @@ record ScenarioResult(Scenario scenario, String client, String topology, Fault f
 
     int rejectedTotal() {
         return this.rejected.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /**
+     * What the report's notes measure beyond the verdict.
+     *
+     * @param sectionsPerSecond sections entered per second during the fault (the healthy run: during the run)
+     * @param waitMedianMicros the median wait, lock call to entering, of the sections that entered then
+     * @param waitP99Micros the 99th percentile of those waits
+     * @param longestFailedCallMicros the longest lock call that threw anything but
+     * {@code LockNotAcquiredException} (a lock not got within its wait is not a failure), 0 when none did
+     * @param rejoinMicros when the fault hit some workers and spared others: from its end until each worker it
+     * hit had entered a section again (the slowest one); null when none was hit alone, or one never did
+     */
+    record Measures(double sectionsPerSecond, long waitMedianMicros, long waitP99Micros, long longestFailedCallMicros,
+            @Nullable Long rejoinMicros) {
+
+        static final Measures NONE = new Measures(0, 0, 0, 0, null);
     }
 }

@@ -65,6 +65,15 @@ final class ScenarioRun {
 
     private @Nullable Topology topology;
 
+    /** The workers' namespaces, for the scenarios that fault their links. */
+    private @Nullable NetworkLab network;
+
+    /** What delays the workers' Redis traffic, for the slow-link scenario. */
+    private @Nullable DelayingRelay relay;
+
+    /** The stepped clock of the Redis or of the first worker, for the clock-jump scenarios. */
+    private @Nullable FakeClock clock;
+
     private final List<WorkerProcess> workers = new ArrayList<>();
 
     ScenarioRun(Scenario scenario, String client, TortureOptions options, RedisServer witnessServer,
@@ -81,11 +90,22 @@ final class ScenarioRun {
     ScenarioResult run() {
         long started = System.nanoTime();
         try {
+            if (this.scenario.requirement() == Scenario.Requirement.FAKETIME) {
+                this.clock = FakeClock.create(this.logDirectory);
+            }
             this.topology = openTopology();
             this.witness.command("FLUSHALL");
+            if (this.scenario.requirement() == Scenario.Requirement.NAMESPACES) {
+                this.network = NetworkLab.open(this.options.workers());
+            }
+            if (this.scenario == Scenario.SLOW_LINK) {
+                this.relay = DelayingRelay.start(topology(Topology.Single.class).server().port());
+            }
             Map<String, String> properties = workerProperties(this.topology);
             for (int i = 1; i <= this.options.workers(); i++) {
-                this.workers.add(WorkerProcess.start("w" + i, this.classPath, properties, this.logDirectory));
+                this.workers.add(WorkerProcess.start("w" + i, this.classPath, propertiesOf(i, properties),
+                        this.logDirectory, (this.network != null) ? this.network.wrapper(i) : List.of(),
+                        (this.scenario == Scenario.WORKER_CLOCK_JUMP && i == 1) ? clock().environment() : Map.of()));
             }
             awaitWorkersReady();
             this.witness.command("SET", "go", "1");
@@ -113,8 +133,17 @@ final class ScenarioRun {
         }
         finally {
             this.workers.forEach(WorkerProcess::close);
+            if (this.relay != null) {
+                this.relay.close();
+            }
+            if (this.network != null) {
+                this.network.close();
+            }
             if (this.topology != null) {
                 this.topology.close();
+            }
+            if (this.clock != null) {
+                this.clock.close();
             }
             this.witness.close();
         }
@@ -132,6 +161,27 @@ final class ScenarioRun {
 
     <T extends Topology> T topology(Class<T> type) {
         return type.cast(this.topology);
+    }
+
+    NetworkLab network() {
+        if (this.network == null) {
+            throw new IllegalStateException(this.scenario.id() + " runs its workers without namespaces");
+        }
+        return this.network;
+    }
+
+    DelayingRelay relay() {
+        if (this.relay == null) {
+            throw new IllegalStateException(this.scenario.id() + " runs without a relay");
+        }
+        return this.relay;
+    }
+
+    FakeClock clock() {
+        if (this.clock == null) {
+            throw new IllegalStateException(this.scenario.id() + " fakes no clock");
+        }
+        return this.clock;
     }
 
     /** The resources a (frozen) worker's sections are inside, by the witness's occupancy sets. */
@@ -166,7 +216,8 @@ final class ScenarioRun {
             case SINGLE -> (this.options.redis() != null) ? Topology.Single.external(this.options.redis())
                     : (this.options.sentinel() != null) ? Topology.Sentinel.external(this.options.sentinel(), 0)
                     : (this.options.redlock() != null) ? Topology.Redlock.external(this.options.redlock())
-                    : Topology.Single.start();
+                    : (this.scenario == Scenario.REDIS_CLOCK_JUMP) ? Topology.Single.start(clock().environment())
+                    : Topology.Single.start(Map.of());
             case SENTINEL -> Topology.Sentinel.start(0);
             case SENTINEL_ACKNOWLEDGED -> Topology.Sentinel.start(1);
             case REDLOCK -> Topology.Redlock.start(5);
@@ -192,6 +243,22 @@ final class ScenarioRun {
                 SectionKind.MULTI_KEY);
         properties.put("torture.kinds", kinds.stream().map(Enum::name).collect(Collectors.joining(",")));
         return properties;
+    }
+
+    /**
+     * Worker {@code i}'s properties: in a namespace of its own, it reaches Redis (or the relay in front of it) and
+     * the witness at its veth pair's host end, on their loopback ports; otherwise on loopback, as given.
+     */
+    private Map<String, String> propertiesOf(int worker, Map<String, String> properties) {
+        if (this.network == null) {
+            return properties;
+        }
+        String host = this.network.hostAddress(worker);
+        Map<String, String> own = new LinkedHashMap<>(properties);
+        int port = (this.relay != null) ? this.relay.port() : topology(Topology.Single.class).server().port();
+        own.put("spring.data.redis.url", "redis://" + host + ":" + port);
+        own.put("torture.witness-host", host);
+        return own;
     }
 
     private void awaitWorkersReady() {

@@ -36,8 +36,9 @@ abstract class Topology implements AutoCloseable {
             this.url = url;
         }
 
-        static Single start() {
-            RedisServer server = RedisServer.start();
+        /** @param environment extra variables for the server process, e.g. those of a {@link FakeClock} */
+        static Single start(Map<String, String> environment) {
+            RedisServer server = RedisServer.builder().environment(environment).start();
             return new Single(server, server.url());
         }
 

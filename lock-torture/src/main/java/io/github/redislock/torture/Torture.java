@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 import io.github.redislock.testsupport.RedisBinary;
@@ -50,6 +51,12 @@ final class Torture {
             for (String client : this.options.clients()) {
                 for (Scenario scenario : this.options.scenarios()) {
                     this.out.println("scenario " + scenario.id() + " on " + client + ": " + scenario.description());
+                    Optional<String> unavailable = scenario.requirement().unavailable();
+                    if (unavailable.isPresent()) {
+                        this.out.println("  SKIPPED: " + unavailable.get());
+                        results.add(ScenarioResult.skipped(scenario, client, unavailable.get()));
+                        continue;
+                    }
                     ScenarioResult result = new ScenarioRun(scenario, client, this.options, witness, logs, classPath)
                         .run();
                     this.out.println("  " + (result.passed() ? "pass" : "FAIL " + result.failures()) + " ("
@@ -60,7 +67,7 @@ final class Torture {
         }
         this.out.println();
         this.out.println(ResultTable.render(results));
-        if (results.stream().allMatch(ScenarioResult::passed)) {
+        if (results.stream().noneMatch(ScenarioResult::failed)) {
             deleteRecursively(logs);
         }
         else {

@@ -45,7 +45,9 @@ record TortureOptions(List<Scenario> scenarios, int workers, int threads, int re
                 [--redis=redis://host:port | --sentinel=master@host:port,host:port | --redlock=redis://…,redis://…]
                 [--records=DIRECTORY]
             Scenarios: healthy, redis-pause, redis-restart, worker-kill, worker-pause, sentinel-failover,
-                replica-ack-failover, redlock-faults. The short profile is healthy (10 s) and worker-pause on Lettuce;
+                replica-ack-failover, redlock-faults, worker-partition, redis-partition, slow-link, redis-clock-jump,
+                worker-clock-jump. The partitions and the slow link need root, ip netns, tc netem and nft; the clock
+                jumps need libfaketime; where the machine lacks them they are skipped, saying why. The short profile is healthy (10 s) and worker-pause on Lettuce;
                 the full one (the default) is every scenario, on Lettuce and then on Jedis. With --redis, --sentinel or --redlock the suite locks on your
                 Redis (writing keys under redis-lock-torture:) and runs only the scenarios that fault workers,
                 never your servers. --records writes each scenario's section records (one line per lock call) there.""";
@@ -85,7 +87,7 @@ record TortureOptions(List<Scenario> scenarios, int workers, int threads, int re
             List<Scenario> touching = scenarios.stream().filter(Scenario::touchesRedis).toList();
             if (named != null && !touching.isEmpty()) {
                 throw new IllegalArgumentException("Scenarios " + touching.stream().map(Scenario::id).toList()
-                        + " fault Redis processes, which the suite does only to servers it started itself");
+                        + " fault Redis processes or their links, which the suite does only to servers it started itself");
             }
             scenarios.removeAll(touching);
         }

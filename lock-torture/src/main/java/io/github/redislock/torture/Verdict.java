@@ -6,7 +6,10 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -120,7 +123,48 @@ final class Verdict {
         }
         return new ScenarioResult(this.scenario, client, topology, this.fault, this.records.size(), entered.size(), overlaps,
                 untold, accepted, rejected, lostUpdates, stale.size(), staleAccepted, recovery, idle, exceptions,
-                lossSignals, List.copyOf(this.failures), wallTime);
+                lossSignals, List.copyOf(this.failures), wallTime, measures(entered), null);
+    }
+
+    /**
+     * Throughput and waits during the fault (the healthy run: during the run), the longest lock call that failed,
+     * and how long the workers the fault hit alone took to enter a section again after it.
+     */
+    private ScenarioResult.Measures measures(List<SectionRecord> entered) {
+        long from = this.fault.isNone() ? entered.stream().mapToLong(SectionRecord::enter).min().orElse(0)
+                : this.fault.start();
+        long to = this.fault.isNone() ? entered.stream().mapToLong(SectionRecord::leave).max().orElse(0)
+                : this.fault.end();
+        long[] waits = entered.stream().filter((r) -> r.enter() >= from && r.enter() <= to)
+            .mapToLong((r) -> r.enter() - r.waitStart()).sorted().toArray();
+        double rate = (to > from) ? waits.length * 1_000_000.0 / (to - from) : 0;
+        long longestFailed = this.records.stream()
+            .filter((r) -> !r.exception().equals("-") && !r.exception().equals("LockNotAcquiredException"))
+            .mapToLong((r) -> r.leave() - r.waitStart()).max().orElse(0);
+        return new ScenarioResult.Measures(rate, percentile(waits, 50), percentile(waits, 99), longestFailed,
+                rejoin(entered));
+    }
+
+    private static long percentile(long[] sorted, int percent) {
+        return (sorted.length == 0) ? 0 : sorted[Math.min(sorted.length - 1, sorted.length * percent / 100)];
+    }
+
+    private @Nullable Long rejoin(List<SectionRecord> entered) {
+        Set<String> workers = entered.stream().map(SectionRecord::worker).collect(Collectors.toSet());
+        Set<String> hit = this.fault.faulted();
+        if (hit.isEmpty() || hit.containsAll(workers) || this.scenario == Scenario.WORKER_KILL) {
+            return null;
+        }
+        long slowest = 0;
+        for (String worker : hit) {
+            OptionalLong first = entered.stream().filter((r) -> r.worker().equals(worker) && r.enter() >= this.fault.end())
+                .mapToLong(SectionRecord::enter).min();
+            if (first.isEmpty()) {
+                return null;
+            }
+            slowest = Math.max(slowest, first.getAsLong() - this.fault.end());
+        }
+        return slowest;
     }
 
     /**

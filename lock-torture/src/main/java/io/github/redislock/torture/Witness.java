@@ -49,7 +49,12 @@ final class Witness implements AutoCloseable {
     }
 
     static Witness connect(int port) {
-        return new Witness(RespConnection.open("127.0.0.1", port, Duration.ofSeconds(10)));
+        return connect("127.0.0.1", port);
+    }
+
+    /** A worker in a network namespace of its own reaches the witness at its veth pair's host end. */
+    static Witness connect(String host, int port) {
+        return new Witness(RespConnection.open(host, port, Duration.ofSeconds(10)));
     }
 
     /** Enters the resources; returns the witness time in microseconds followed by the members already inside. */

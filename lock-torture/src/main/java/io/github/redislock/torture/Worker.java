@@ -1,7 +1,6 @@
 package io.github.redislock.torture;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -23,7 +22,8 @@ import org.springframework.core.env.Environment;
  * counter from the fencing store with the lock's fencing token, work a little, write the counter back plus one,
  * leave the witness. After the release it writes a {@link SectionRecord}.
  * <p>
- * Settings, as Spring properties on the command line: {@code torture.worker} (id), {@code torture.witness-port},
+ * Settings, as Spring properties on the command line: {@code torture.worker} (id), {@code torture.witness-host}
+ * (127.0.0.1 unless the worker runs in a network namespace of its own), {@code torture.witness-port},
  * {@code torture.threads}, {@code torture.resources}, {@code torture.kinds}, {@code torture.wait-time},
  * {@code torture.fixed-lease}, {@code torture.work-millis}; and the starter's own {@code spring.data.redis.*}
  * and {@code redis-lock.*}.
@@ -34,7 +34,14 @@ public final class Worker {
 
     private final Environment environment;
 
+    private final String witnessHost;
+
     private final int witnessPort;
+
+    /** The witness's time when this JVM first asked, against {@link System#nanoTime()} then. */
+    private long clockAnchorMicros;
+
+    private long clockAnchorNanos;
 
     private volatile boolean stopped;
 
@@ -43,6 +50,7 @@ public final class Worker {
     private Worker(ConfigurableApplicationContext context) {
         this.environment = context.getEnvironment();
         this.id = this.environment.getRequiredProperty("torture.worker");
+        this.witnessHost = this.environment.getProperty("torture.witness-host", "127.0.0.1");
         this.witnessPort = this.environment.getRequiredProperty("torture.witness-port", Integer.class);
     }
 
@@ -62,7 +70,9 @@ public final class Worker {
     }
 
     private void run(ConfigurableApplicationContext context) throws InterruptedException {
-        try (Witness control = Witness.connect(this.witnessPort)) {
+        try (Witness control = Witness.connect(this.witnessHost, this.witnessPort)) {
+            this.clockAnchorNanos = System.nanoTime();
+            this.clockAnchorMicros = control.timeMicros();
             WorkerApplication.LostLocks lost = context.getBean(WorkerApplication.LostLocks.class);
             lost.setListener((event) -> {
                 synchronized (control) {
@@ -94,20 +104,34 @@ public final class Worker {
     /**
      * Takes and releases a key of this worker's own a few times, by each path the loops use, before saying it is
      * ready: the first lock calls of a JVM open the Redis connections and load the scripts, which must not count
-     * against the first contended waits.
+     * against the first contended waits. The template goes first, with a long wait: on a loaded machine the first
+     * call (five connections for Redlock) can outlast the annotation's configured wait. A call that fails here
+     * (on a starved machine a cold JVM's first connection can take longer than the 2 s command timeout) is made
+     * again until a minute has passed: nothing before {@code ready} is judged.
      */
-    private void warmUp(ConfigurableApplicationContext context) {
+    private void warmUp(ConfigurableApplicationContext context) throws InterruptedException {
         DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
         WorkerApplication.AnnotatedSections annotated = context.getBean(WorkerApplication.AnnotatedSections.class);
         String key = "warm-up:" + this.id;
         Duration wait = Duration.ofSeconds(30);
-        for (int i = 0; i < 3; i++) {
-            // The long wait first: the JVM's first call opens the connections (five of them on Redlock), which on
-            // a loaded machine can outlast the annotation's configured wait.
-            template.execute(LockRequest.of(key, wait, Duration.ofSeconds(2)), () -> null);
-            annotated.renewed(key, (lock) -> {
-            });
-            template.execute(LockRequest.of(List.of(key, key + ":second"), wait, null), () -> null);
+        // The long wait first: the JVM's first call opens the connections (five of them on Redlock), which on a
+        // loaded machine can outlast the annotation's configured wait.
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        for (int done = 0; done < 3;) {
+            try {
+                template.execute(LockRequest.of(key, wait, Duration.ofSeconds(2)), () -> null);
+                template.execute(LockRequest.of(List.of(key, key + ":second"), wait, null), () -> null);
+                annotated.renewed(key, (lock) -> {
+                });
+                done++;
+            }
+            catch (RuntimeException ex) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw ex;
+                }
+                // Not yet connected: the machine is slow, not the lock under test.
+                Thread.sleep(100);
+            }
         }
     }
 
@@ -171,7 +195,7 @@ public final class Worker {
 
         @Override
         public void run() {
-            try (Witness witness = Witness.connect(Worker.this.witnessPort)) {
+            try (Witness witness = Witness.connect(Worker.this.witnessHost, Worker.this.witnessPort)) {
                 while (!Worker.this.stopped) {
                     attempt(witness);
                 }
@@ -187,7 +211,7 @@ public final class Worker {
             List<String> resources = pickResources(kind);
             Body body = new Body(witness, resources, kind,
                     Worker.this.id + ":" + this.thread + ":" + (++this.sequence));
-            long waitStart = nowMicros();
+            long waitStart = Worker.this.nowMicros();
             String exception = "-";
             try {
                 switch (kind) {
@@ -214,7 +238,7 @@ public final class Worker {
                     && (!body.heldAtEnd || lock.isLost() || this.lost.contains(lock));
             SectionRecord record = new SectionRecord(Worker.this.id, body.member, kind, resources,
                     (lock != null) ? lock.fencingToken() : -1, waitStart, body.enter,
-                    (body.enter > 0) ? body.leave : nowMicros(), body.others,
+                    (body.enter > 0) ? body.leave : Worker.this.nowMicros(), body.others,
                     body.read, body.write, told, exception);
             witness.command("RPUSH", Witness.SECTIONS, record.format());
         }
@@ -301,8 +325,11 @@ public final class Worker {
         }
     }
 
-    private static long nowMicros() {
-        Instant now = Instant.now();
-        return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
+    /**
+     * The witness's clock as this JVM's monotonic clock carries it on: the times a worker records do not move when
+     * its wall clock is stepped (the worker-clock-jump scenario), and agree with the witness's own.
+     */
+    private long nowMicros() {
+        return this.clockAnchorMicros + (System.nanoTime() - this.clockAnchorNanos) / 1_000;
     }
 }

@@ -37,16 +37,22 @@ final class WorkerProcess implements AutoCloseable {
     /**
      * @param classPath the worker's class path: the suite's own, with a sabotage directory in front of it when
      * the run is told to break the library on purpose
+     * @param wrapper what the JVM's command line starts with, e.g. {@code ip netns exec <namespace>} (which execs
+     * the JVM, so that the PID is still the worker's), or nothing
+     * @param environment extra environment variables, e.g. those that put it on a {@link FakeClock}
      */
-    static WorkerProcess start(String id, String classPath, Map<String, String> properties, Path logDirectory) {
-        List<String> command = new ArrayList<>();
+    static WorkerProcess start(String id, String classPath, Map<String, String> properties, Path logDirectory,
+            List<String> wrapper, Map<String, String> environment) {
+        List<String> command = new ArrayList<>(wrapper);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-cp", classPath, Worker.class.getName()));
         properties.forEach((name, value) -> command.add("--" + name + "=" + value));
         command.add("--torture.worker=" + id);
         Path log = logDirectory.resolve(id + ".log");
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+            builder.environment().putAll(environment);
+            Process process = builder.start();
             return new WorkerProcess(id, process, log);
         }
         catch (IOException ex) {

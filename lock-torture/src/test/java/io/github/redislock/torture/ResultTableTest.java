@@ -16,14 +16,14 @@ class ResultTableTest {
 
     private static final ScenarioResult PASSED = new ScenarioResult(Scenario.HEALTHY, "lettuce", "one Redis", Fault.none(T),
             1250, 1200, 0, 0, Map.of("w1", 400, "w2", 400, "w3", 400), Map.of(), 0, 0, 0, 0L, 4_000, Map.of(),
-            Map.of(), List.of(), Duration.ofSeconds(62));
+            Map.of(), List.of(), Duration.ofSeconds(62), new ScenarioResult.Measures(20.4, 3_000, 41_000, 0, null), null);
 
     private static final ScenarioResult FAILED = new ScenarioResult(Scenario.WORKER_PAUSE, "jedis", "one Redis",
             new Fault(T, T + 4_500_000, Set.of("w1"), "w1 frozen for 4500 ms inside [r0]"), 950, 900, 2, 1,
             Map.of("w2", 500, "w3", 390), Map.of("w1", 3), 0, 3, 0, 1_200_000L, 12_000_000,
             Map.of("LockLostException", 2L), Map.of("renewal", 1L),
             List.of("1 overlap(s) that no worker was told about", "w2 did not stop within 60 s"),
-            Duration.ofSeconds(31));
+            Duration.ofSeconds(31), new ScenarioResult.Measures(7, 1_000, 3_000_000, 2_010_000, 1_500_000L), null);
 
     @Test
     void rendersRowPerScenarioAndWhyTheFailingOneFailed() {
@@ -37,9 +37,11 @@ class ResultTableTest {
                 "| worker-pause | jedis | 900 | 2 (1) | 890 / 3 (w1: 3) | 0 | 3 | 1200 ms | 12 s | LockLostException 2 "
                         + "| renewal 1 | **FAIL** |",
                 "",
-                "- healthy on lettuce (one Redis, 62 s): none",
-                "- worker-pause on jedis (one Redis, 31 s): w1 frozen for 4500 ms inside [r0]; FAILED: 1 overlap(s) that "
-                        + "no worker was told about; w2 did not stop within 60 s");
+                "- healthy on lettuce (one Redis, 62 s): none; 20 sections/s, waits median 3 ms, p99 41 ms",
+                "- worker-pause on jedis (one Redis, 31 s): w1 frozen for 4500 ms inside [r0]; during the fault 7 "
+                        + "sections/s, waits median 1 ms, p99 3000 ms; longest failed lock call 2010 ms; w1 entered again "
+                        + "1500 ms after it; FAILED: 1 overlap(s) that no worker was told about; w2 did not stop within "
+                        + "60 s");
     }
 
     @Test
@@ -56,10 +58,23 @@ class ResultTableTest {
         ScenarioResult stuck = new ScenarioResult(Scenario.REDIS_PAUSE, "lettuce", "one Redis",
                 new Fault(T, T + 4_500_000, Set.of("w1", "w2"), "Redis frozen for 4500 ms"), 10, 5, 0, 0, Map.of(),
                 Map.of(), 0, 0, 0, null, 0, Map.of(), Map.of(),
-                List.of("no progress on every resource within 3 leases after the fault"), Duration.ofSeconds(20));
+                List.of("no progress on every resource within 3 leases after the fault"), Duration.ofSeconds(20),
+                ScenarioResult.Measures.NONE, null);
 
         assertThat(ResultTable.render(List.of(stuck)))
             .contains("| redis-pause | lettuce | 5 | 0 (0) | 0 / 0 | 0 | 0 | never | 0 ms | – | – | **FAIL** |");
+    }
+
+    @Test
+    void skippedScenarioSaysWhyAndNeitherPassesNorFails() {
+        ScenarioResult skipped = ScenarioResult.skipped(Scenario.WORKER_PARTITION, "jedis",
+                "no 'nft' on PATH, /usr/sbin or /sbin (Debian: apt-get install iproute2 nftables)");
+
+        assertThat(skipped.passed()).isFalse();
+        assertThat(skipped.failed()).isFalse();
+        assertThat(ResultTable.render(List.of(skipped)))
+            .contains("| worker-partition | jedis | – | – | – | – | – | – | – | – | – | skipped |")
+            .contains("- worker-partition on jedis: SKIPPED, no 'nft' on PATH");
     }
 
     private static long cells(String row) {

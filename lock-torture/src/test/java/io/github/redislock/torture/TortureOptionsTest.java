@@ -104,7 +104,7 @@ class TortureOptionsTest {
         assertThat(options.external()).isTrue();
         assertThat(options.redis()).isEqualTo("redis://127.0.0.1:6390");
         assertThat(options.scenarios()).containsExactly(Scenario.HEALTHY, Scenario.WORKER_KILL,
-                Scenario.WORKER_PAUSE);
+                Scenario.WORKER_PAUSE, Scenario.WORKER_CLOCK_JUMP);
     }
 
     @Test
@@ -117,9 +117,9 @@ class TortureOptionsTest {
 
     @Test
     void externalEndpointRejectsScenariosThatFaultRedisWhenNamed() {
-        rejected(REDIS, "--scenarios=healthy,redis-pause,sentinel-failover")
-            .withMessage("Scenarios [redis-pause, sentinel-failover] fault Redis processes, which the suite does "
-                    + "only to servers it started itself");
+        rejected(REDIS, "--scenarios=healthy,redis-pause,sentinel-failover,worker-partition")
+            .withMessage("Scenarios [redis-pause, sentinel-failover, worker-partition] fault Redis processes or their "
+                    + "links, which the suite does only to servers it started itself");
     }
 
     @Test

@@ -301,6 +301,34 @@ class VerdictTest {
         assertThat(result.failures()).containsExactly(failures);
     }
 
+    @Test
+    void measuresTheFaultWindowTheLongestFailedCallAndWhenTheWorkerItHitCameBack() {
+        ScenarioResult result = judge(Scenario.WORKER_PARTITION, PAUSE,
+                section("w2:t0:1").waitingFrom(1000).entered(1, 1100, 1200),
+                section("w2:t0:2").waitingFrom(1200).entered(2, 1500, 1600),
+                section("w3:t0:1").waitingFrom(900).entered(3, 1700, 1800),
+                section("w3:t1:1").waitingFrom(0).gaveUpAt(3000).threw("LockNotAcquiredException"),
+                section("w1:t0:1").waitingFrom(500).gaveUpAt(2500).threw("LockException"),
+                section("w1:t0:2").waitingFrom(2500).entered(4, 2900, 3000));
+
+        assertThat(result.failures()).isEmpty();
+        // Three sections entered within the fault's 1000 µs, after waits of 100, 300 and 800 µs.
+        assertThat(result.measures().sectionsPerSecond()).isEqualTo(3000.0);
+        assertThat(result.measures().waitMedianMicros()).isEqualTo(300);
+        assertThat(result.measures().waitP99Micros()).isEqualTo(800);
+        // A lock not got within its wait is no failure of the call; the LockException after 2000 µs is.
+        assertThat(result.measures().longestFailedCallMicros()).isEqualTo(2000);
+        assertThat(result.measures().rejoinMicros()).isEqualTo(900L);
+    }
+
+    @Test
+    void rejoinIsNotMeasuredForFaultsThatHitEveryWorker() {
+        ScenarioResult result = judge(Scenario.REDIS_PARTITION, new Fault(T + 1000, T + 2000, Set.of("w1", "w2"),
+                "Redis cut off"), section("w1:t0:1").entered(1, 2100, 2200), section("w2:t0:1").entered(2, 2300, 2400));
+
+        assertThat(result.measures().rejoinMicros()).isNull();
+    }
+
     private static void assertRecovery(ScenarioResult result, @Nullable Long micros, String... failures) {
         assertThat(result.recoveryMicros()).isEqualTo(micros);
         assertThat(result.failures()).containsExactly(failures);
@@ -341,6 +369,8 @@ class VerdictTest {
         private char write = 'A';
 
         private boolean told;
+
+        private String exception = "-";
 
         Section(String member) {
             this.member = member;
@@ -385,12 +415,17 @@ class VerdictTest {
             return this;
         }
 
+        Section threw(String exception) {
+            this.exception = exception;
+            return this;
+        }
+
         SectionRecord record() {
             String worker = this.member.substring(0, this.member.indexOf(':'));
             long waitStart = (this.waitStart != null) ? T + this.waitStart : this.enter - 1;
             SectionKind kind = (this.resources.size() > 1) ? SectionKind.MULTI_KEY : SectionKind.RENEWED;
             return new SectionRecord(worker, this.member, kind, this.resources, this.token, waitStart,
-                    this.enter, this.leave, List.copyOf(this.others), this.read, this.write, this.told, "-");
+                    this.enter, this.leave, List.copyOf(this.others), this.read, this.write, this.told, this.exception);
         }
     }
 }
