@@ -3,7 +3,11 @@ package io.github.redislock;
 /** How a lost lock was noticed. */
 public enum LockLossDetection {
 
-    /** A lease renewal found the store no longer holding the lock for its holder (gone, or another's). */
+    /**
+     * A lease renewal found the store no longer holding the lock for its holder (gone, or another's), or could not
+     * get an extension confirmed before the lease ran out by this JVM's clock (the store unreachable; on Redlock,
+     * no majority of the nodes).
+     */
     RENEWAL,
 
     /**

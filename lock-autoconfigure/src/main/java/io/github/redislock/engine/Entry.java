@@ -18,6 +18,8 @@ import org.jspecify.annotations.Nullable;
  * HELD(n)  an acquisition ends, n &gt; 1                                     HELD(n-1)
  * HELD(n)  a renewal round extends it                                       HELD(n), lease counted from the round
  * HELD(n)  renewal, commit check or the store finds it no longer held       LOST(n), signalled once
+ * HELD(n)  a renewal tick finds its lease run out by the local clock with     LOST(n), signalled once (RENEWAL),
+ *          no extension confirmed before (rounds failed or answered late)    never extended again
  * HELD(1)  the last acquisition ends                                        RELEASED: the store releases or keeps
  *                                                                           the key (holdAtLeast)
  * HELD(1)  the last acquisition ends, the release finds the key not ours   LOST(0), signalled once
@@ -27,7 +29,9 @@ import org.jspecify.annotations.Nullable;
  * Nobody enters a LOST or RELEASED lock again, and a lock moved to RELEASED is never marked lost (a renewal on its
  * way finds the key gone because it was released). Held as far as this JVM can tell ({@link #isHeld}): HELD, the
  * store's lock valid, and (leased stores) its lease not run out by the local clock since the last take or
- * extension was sent, which errs on the safe side: the store started the lease later.
+ * extension was sent, which errs on the safe side: the store started the lease later. A lease that runs out
+ * before an extension was confirmed ends the lock for good (the LOST row above): an extension confirmed after
+ * that never makes it held again.
  * <p>
  * A lock taken for a non-reentrant request has no owner thread: nobody enters it again, and it ends after its
  * one acquisition. The counts are guarded by this; the state and lease clock are read without locking.
@@ -89,12 +93,16 @@ final class Entry {
 
     /** HELD, valid in the store, and the lease not run out by this JVM's clock. */
     boolean isHeld() {
-        return this.state == HELD && this.lock.isValid()
-                && (this.validNanos == Long.MAX_VALUE || System.nanoTime() - expiresAtNanos() < 0);
+        return this.state == HELD && this.lock.isValid() && !leaseRanOut(System.nanoTime());
     }
 
     boolean isLost() {
         return this.state == LOST;
+    }
+
+    /** Whether its lease (leased stores) has run out by this JVM's clock at {@code nowNanos}. */
+    boolean leaseRanOut(long nowNanos) {
+        return this.validNanos != Long.MAX_VALUE && nowNanos - expiresAtNanos() >= 0;
     }
 
     /** Until when the lease surely lasts, by this JVM's clock. */

@@ -41,9 +41,10 @@ import io.github.redislock.LockRequest;
  * endpoint ({@link KeptLocks}).</li>
  * <li>Renewal ({@link Renewer}): one batched {@link LockStore#extend} per tick, every third of the renewed lease,
  * for every renewed lock held, with its health for the endpoint.</li>
- * <li>Loss: a lock the store no longer holds, found by renewal, release, a commit check or the store itself, is
- * marked lost once and signalled once ({@link LossSignal}: a WARN and the {@link LockLossListener}); its handles
- * then say so, and {@code isHeld()} follows the lease by this JVM's clock.</li>
+ * <li>Loss: a lock the store no longer holds, found by renewal, release, a commit check or the store itself, and
+ * a renewed lock whose lease ran out by this JVM's clock with no extension confirmed, is marked lost once and
+ * signalled once ({@link LossSignal}: a WARN and the {@link LockLossListener}); its handles then say so, and
+ * {@code isHeld()} follows the lease by this JVM's clock.</li>
  * <li>The interrupt check before anything is sent, {@link LockNotAcquiredException} naming the store's keys, and
  * the endpoint's snapshot ({@link #state()}).</li>
  * </ul>

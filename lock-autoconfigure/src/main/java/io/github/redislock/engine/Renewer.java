@@ -22,8 +22,13 @@ import org.jspecify.annotations.Nullable;
  * every third of the lease ({@link LockStore#extend}, one call per tick however many are held; the store
  * batches its round trips as it can). A lock stops being renewed the moment its release begins; one the store
  * says it no longer holds is handed to {@code lost} (which marks and signals it). A round the store cannot
- * answer is retried next tick: the locks count as held until their leases run out by the local clock, and a
- * later round that finds them gone reports the loss.
+ * answer is retried next tick, and the locks count as held until their leases run out by the local clock. A lock
+ * whose lease runs out with no extension confirmed before (the rounds failed, or answered only after it ran out)
+ * is handed to {@code lost} too, and never extended again: the store can no longer vouch for it (one Redis has
+ * expired the key; on Redlock no majority confirmed it within its validity), and extending it further could only
+ * keep alive copies that no longer make it held (Redlock: those on a minority of nodes, outliving the restart of
+ * the nodes that forgot it) or have it count as held again after it had stopped. What is left of it in the store
+ * goes with its release, when the section ends.
  * <p>
  * It runs on the scheduler it is given, so a test can tick it by hand ({@link #tick()}).
  */
@@ -58,7 +63,10 @@ final class Renewer implements AutoCloseable {
 
     private final AtomicLong failedRounds = new AtomicLong();
 
-    /** @param lost told of a lock the store no longer holds; it marks the lock lost and signals the loss */
+    /**
+     * @param lost told of a lock the store no longer holds, or whose lease ran out with no extension confirmed; it
+     * marks the lock lost and signals the loss
+     */
     Renewer(LockStore store, ScheduledExecutorService scheduler, long leaseMillis, Consumer<Entry> lost) {
         this.store = store;
         this.scheduler = scheduler;
@@ -102,31 +110,46 @@ final class Renewer implements AutoCloseable {
         }
     }
 
-    /** One renewal round for every lock held right now. */
+    /** One renewal round for every lock held right now whose lease has not run out. */
     void tick() {
         if (this.entries.isEmpty()) {
             return;
         }
-        List<Entry> batch = new ArrayList<>(this.entries);
+        long sentAt = System.nanoTime();
+        List<Entry> batch = new ArrayList<>(this.entries.size());
+        for (Entry entry : this.entries) {
+            if (entry.leaseRanOut(sentAt)) {
+                this.lost.accept(entry);
+            }
+            else {
+                batch.add(entry);
+            }
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
         List<StoreLock> locks = new ArrayList<>(batch.size());
         for (Entry entry : batch) {
             locks.add(entry.lock);
         }
-        long sentAt = System.nanoTime();
         boolean[] extended;
         try {
             extended = this.store.extend(locks, this.leaseMillis);
         }
         catch (RuntimeException ex) {
             failed(batch.size(), ex);
+            // A round that failed late (a command timeout) may have outlasted a lease: lost now, not a tick later.
+            ranOut(batch, System.nanoTime());
             return;
         }
+        long answeredAt = System.nanoTime();
         for (int i = 0; i < extended.length; i++) {
             Entry entry = batch.get(i);
-            if (extended[i]) {
+            if (extended[i] && !entry.leaseRanOut(answeredAt)) {
                 entry.extended(sentAt);
             }
             else {
+                // Not extended, or confirmed only after its lease had run out by the local clock.
                 this.lost.accept(entry);
             }
         }
@@ -137,9 +160,17 @@ final class Renewer implements AutoCloseable {
         }
     }
 
+    private void ranOut(List<Entry> batch, long nowNanos) {
+        for (Entry entry : batch) {
+            if (entry.leaseRanOut(nowNanos)) {
+                this.lost.accept(entry);
+            }
+        }
+    }
+
     private void failed(int locks, RuntimeException ex) {
-        // Keep trying every period: if the store comes back before the leases run out nothing is lost; if it
-        // comes back later, the next round finds the keys gone and reports the loss.
+        // Keep trying every period: if the store comes back before the leases run out nothing is lost; a lease
+        // that runs out first is lost by the local clock.
         this.lastFailure = Instant.now();
         this.lastError = String.valueOf(ex);
         this.failedRounds.incrementAndGet();

@@ -303,6 +303,32 @@ class LeaseRenewalTest {
         handle.close();
     }
 
+    /**
+     * A renewal that cannot reach Redis confirms nothing: once the lease has run out by the local clock (and so in
+     * Redis, which started it later), the lock is reported lost at the next tick while Redis is still frozen, not
+     * when it comes back, and it is renewed no more; its release finds the key gone and says nothing again.
+     */
+    @Test
+    void redisFrozenPastTheLeaseIsReportedAsLossWhileStillFrozen() throws Exception {
+        RedisLockClient client = client(null);
+        LockHandle handle = acquire(client, List.of("job"), 0, 0, true);
+        Loss loss;
+        this.redis.pause();
+        try {
+            loss = this.losses.poll(10, TimeUnit.SECONDS);
+        }
+        finally {
+            this.redis.resume();
+        }
+        assertThat(loss).isNotNull();
+        assertThat(loss.detection()).isEqualTo(LockLossDetection.RENEWAL);
+        assertThat(handle.isLost()).isTrue();
+        assertThat(handle.isHeld()).isFalse();
+        handle.close();
+        assertThat(this.redis.command("EXISTS", "job")).isEqualTo(0L);
+        assertThat(this.losses).isEmpty();
+    }
+
     @Test
     void redisKilledAndRestartedMidHoldIsDetectedAsLoss() throws Exception {
         RedisLockClient client = client(null);

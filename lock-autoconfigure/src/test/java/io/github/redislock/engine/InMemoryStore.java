@@ -48,6 +48,8 @@ final class InMemoryStore implements LockStore {
 
     private long takenLateByNanos;
 
+    private long outlastNanos;
+
     InMemoryStore(boolean leased) {
         this.leased = leased;
     }
@@ -70,6 +72,7 @@ final class InMemoryStore implements LockStore {
             return null;
         }
         Held held = new Held(key, ++this.fences, now - this.takenLateByNanos, leaseMillis);
+        held.expiresAt += this.outlastNanos;
         this.keys.put(key, held);
         if (key.equals(this.loseOnTake)) {
             // A store that finds the lock gone before its take has even returned (a Redis lock passed on here
@@ -110,7 +113,7 @@ final class InMemoryStore implements LockStore {
             for (int i = 0; i < extended.length; i++) {
                 Held held = (Held) locks.get(i);
                 if (this.keys.get(held.key) == held && now - held.expiresAt < 0) {
-                    held.expiresAt = now + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+                    held.expiresAt = now + TimeUnit.MILLISECONDS.toNanos(leaseMillis) + this.outlastNanos;
                     extended[i] = true;
                 }
             }
@@ -158,6 +161,15 @@ final class InMemoryStore implements LockStore {
     /** Takes from now on as a take that waited this long for a slow node: with that much less of the lease left. */
     synchronized void takeLateBy(Duration late) {
         this.takenLateByNanos = late.toNanos();
+    }
+
+    /**
+     * Keeps leases this much longer than the engine counts them from now on: as a store whose copies outlive the
+     * lease the engine could confirm (Redlock nodes a renewal still reaches after the majority is gone; a Redis
+     * that ran an extension whose answer never came back).
+     */
+    synchronized void outlastLeasesBy(Duration longer) {
+        this.outlastNanos = longer.toNanos();
     }
 
     synchronized void failOn(String key) {

@@ -124,6 +124,52 @@ class RenewalAndLossTest {
         assertThat(this.lost).isEmpty();
     }
 
+    /**
+     * HELD to LOST by the local clock: a lease that ran out with no extension confirmed is lost at the next tick,
+     * signalled once (RENEWAL) and never offered to the store again, even though the store still keeps the key (as
+     * Redlock nodes a renewal still reaches once the majority is gone): extending it could only keep that copy
+     * alive and have the lock count as held again. The key goes with the release.
+     */
+    @Test
+    void aLeaseThatRanOutByTheLocalClockIsLostAtTheNextTickAndNeverExtendedAgain() {
+        this.store.outlastLeasesBy(Duration.ofHours(1));
+        // Taken with 50 ms of its 30 s lease left by the local clock.
+        this.store.takeLateBy(LEASE.minusMillis(50));
+        LockHandle handle = renewed("k");
+        await().atMost(Duration.ofSeconds(5)).until(() -> !handle.isHeld());
+        this.scheduler.tick();
+        assertThat(this.lost).containsExactly("k 1 RENEWAL");
+        assertThat(handle.isLost()).isTrue();
+        this.scheduler.tick();
+        assertThat(this.store.extensions).isEmpty();
+        assertThat(handle.isHeld()).isFalse();
+        handle.close();
+        assertThat(this.store.releases).containsExactly("k kept 0");
+        assertThat(this.store.holders()).isEmpty();
+        assertThat(this.lost).hasSize(1);
+    }
+
+    /**
+     * HELD to LOST when the round that extended the lock is answered only after its lease ran out by the local
+     * clock: the lock had stopped counting as held, and a late confirmation does not bring it back.
+     */
+    @Test
+    void anExtensionConfirmedOnlyAfterTheLeaseRanOutLosesTheLock() {
+        this.store.outlastLeasesBy(Duration.ofHours(1));
+        // Taken with 2 s of its lease left; the store answers the round once that has run out.
+        this.store.takeLateBy(LEASE.minusSeconds(2));
+        LockHandle handle = renewed("k");
+        this.store.duringNextExtension(() -> await().atMost(Duration.ofSeconds(10)).until(() -> !handle.isHeld()));
+        this.scheduler.tick();
+        assertThat(this.lost).containsExactly("k 1 RENEWAL");
+        assertThat(handle.isLost()).isTrue();
+        assertThat(handle.isHeld()).isFalse();
+        this.scheduler.tick();
+        assertThat(this.store.extensions).hasSizeLessThanOrEqualTo(1);
+        handle.close();
+        assertThat(this.lost).hasSize(1);
+    }
+
     @Test
     void aLockWhoseReleaseBeganWhileItsRoundWasOnItsWayIsNeverMarkedLost() {
         LockHandle handle = renewed("k");

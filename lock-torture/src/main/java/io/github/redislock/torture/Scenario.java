@@ -33,7 +33,15 @@ enum Scenario {
     REPLICA_ACK_FAILOVER(TopologyKind.SENTINEL_ACKNOWLEDGED, true, true,
             "the same failover with redis-lock.replicas-to-acknowledge=1"),
 
-    REDLOCK_FAULTS(TopologyKind.REDLOCK, true, true,
+    /**
+     * Not strict: Redlock keeps a lock through these faults only where it sits on enough nodes. A lock that sits on
+     * 3 or 4 of the 5 (an acquisition returns once a majority took it) loses its majority when the nodes killed or
+     * frozen are among them; no store can keep it then, and what Redlock guarantees is that its holder learns so
+     * within its validity (reported lost, {@code isHeld()} false) and that no one else takes a majority while it is
+     * valid, the killed nodes coming back only after a lease. A section that runs on past being told overlaps the
+     * next holder, as after a pause; every overlap must still have been told.
+     */
+    REDLOCK_FAULTS(TopologyKind.REDLOCK, false, true,
             "Redlock on 5 masters: 2 killed, restarted empty after a lease, then 1 frozen past the lease"),
 
     WORKER_PARTITION(TopologyKind.SINGLE, false, true, Requirement.NAMESPACES,
