@@ -134,7 +134,7 @@ enum Scenario {
     }
 
     /**
-     * What a scenario needs of the machine beyond a JDK: nothing, network namespaces with nft and netem (as root),
+     * What a scenario needs of the machine beyond a JDK: nothing, network namespaces with nft (as root),
      * or libfaketime. A ZooKeeper store's scenarios would name their ensemble here.
      */
     enum Requirement {

@@ -46,7 +46,7 @@ record TortureOptions(List<Scenario> scenarios, int workers, int threads, int re
                 [--records=DIRECTORY]
             Scenarios: healthy, redis-pause, redis-restart, worker-kill, worker-pause, sentinel-failover,
                 replica-ack-failover, redlock-faults, worker-partition, redis-partition, slow-link, redis-clock-jump,
-                worker-clock-jump. The partitions and the slow link need root, ip netns, tc netem and nft; the clock
+                worker-clock-jump. The partitions and the slow link need root, ip netns and nft; the clock
                 jumps need libfaketime; where the machine lacks them they are skipped, saying why. The short profile is healthy (10 s) and worker-pause on Lettuce;
                 the full one (the default) is every scenario, on Lettuce and then on Jedis. With --redis, --sentinel or --redlock the suite locks on your
                 Redis (writing keys under redis-lock-torture:) and runs only the scenarios that fault workers,
