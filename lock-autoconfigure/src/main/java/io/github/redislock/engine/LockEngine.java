@@ -49,7 +49,7 @@ import io.github.redislock.LockRequest;
  * </ul>
  * How the store waits for a taken key stays the store's own.
  */
-public final class LockEngine implements LockProvider, AutoCloseable {
+public final class LockEngine implements LockProvider, LockEngineView, AutoCloseable {
 
     private static final Log logger = LogFactory.getLog(LockEngine.class);
 
@@ -285,6 +285,7 @@ public final class LockEngine implements LockProvider, AutoCloseable {
     }
 
     /** Tells the probe of failed renewal rounds; internal, for metrics. */
+    @Override
     public void observe(LockEngineProbe probe) {
         this.renewer.probe(probe);
     }
@@ -298,6 +299,7 @@ public final class LockEngine implements LockProvider, AutoCloseable {
      * What this application holds and waits for now, and how renewal fares: a read-only snapshot for the
      * Actuator endpoint and gauges. It takes no lock on the hot path and sends nothing to the store.
      */
+    @Override
     public LockEngineState state() {
         long nowNanos = System.nanoTime();
         Instant now = Instant.now();

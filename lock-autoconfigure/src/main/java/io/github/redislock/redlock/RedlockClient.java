@@ -12,6 +12,9 @@ import io.github.redislock.LockProvider;
 import io.github.redislock.LockRequest;
 import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.engine.LockEngine;
+import io.github.redislock.engine.LockEngineProbe;
+import io.github.redislock.engine.LockEngineState;
+import io.github.redislock.engine.LockEngineView;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -44,7 +47,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * the majority write covers, or fencing tokens may repeat. Process pauses and clock jumps beyond the drift
  * allowance break it as they break every lease-based lock; fencing tokens are the defence.
  */
-public final class RedlockClient implements LockProvider, AutoCloseable {
+public final class RedlockClient implements LockProvider, LockEngineView, AutoCloseable {
 
     private final LockEngine engine;
 
@@ -69,6 +72,21 @@ public final class RedlockClient implements LockProvider, AutoCloseable {
     @Override
     public LockHandle acquire(LockRequest request) {
         return this.engine.acquire(request);
+    }
+
+    /**
+     * What this application holds and waits for now, and how renewal fares: a read-only snapshot for the gauges.
+     * It sends nothing to the nodes.
+     */
+    @Override
+    public LockEngineState state() {
+        return this.engine.state();
+    }
+
+    /** Tells the probe of failed renewal rounds; internal, for metrics. */
+    @Override
+    public void observe(LockEngineProbe probe) {
+        this.engine.observe(probe);
     }
 
     /** Stops renewing (held locks then expire with their lease) and the node calls. */
