@@ -89,6 +89,11 @@ public final class RedlockClient implements LockProvider, LockEngineView, AutoCl
         this.engine.observe(probe);
     }
 
+    /** Runs one renewal round now (tests, and callers that know a long pause just ended). */
+    public void renewNow() {
+        this.engine.renewNow();
+    }
+
     /** Stops renewing (held locks then expire with their lease) and the node calls. */
     @Override
     public void close() {
