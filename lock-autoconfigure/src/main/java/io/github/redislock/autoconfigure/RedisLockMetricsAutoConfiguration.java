@@ -2,22 +2,26 @@ package io.github.redislock.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
-import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.engine.LockEngineView;
 import io.github.redislock.metrics.RedisLockMetrics;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
 
 /**
  * The lock engine's meters ({@link RedisLockMetrics}: lost locks, failed renewals, hand-offs, keys held and
- * threads waiting), when the application has a {@link MeterRegistry} and uses the Redis engine. Spring Boot
- * binds them to its registries. The meters of acquiring, holding and releasing come from the template's
- * observations instead.
+ * threads waiting), when the application has a {@link MeterRegistry} and one lock engine, whatever its store: the
+ * single-Redis {@code RedisLockClient}, the {@code RedlockClient} or the ZooKeeper module's {@code LockEngine}
+ * (each a {@link LockEngineView}). Spring Boot binds them to its registries. The meters of acquiring, holding and
+ * releasing come from the template's observations instead; a {@link io.github.redislock.LockProvider} of the
+ * application's own has only those.
  */
-@AutoConfiguration(after = RedisLockAutoConfiguration.class, afterName = {
+@AutoConfiguration(after = { RedisLockAutoConfiguration.class, RedlockAutoConfiguration.class }, afterName = {
+        "io.github.redislock.zookeeper.autoconfigure.ZooKeeperLockAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
@@ -26,12 +30,13 @@ import org.springframework.context.annotation.Bean;
         "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
-@ConditionalOnBean({ MeterRegistry.class, RedisLockClient.class })
+@ConditionalOnBean(MeterRegistry.class)
+@ConditionalOnSingleCandidate(LockEngineView.class)
 public final class RedisLockMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RedisLockMetrics redisLockMetrics(RedisLockClient redisLockClient) {
-        return new RedisLockMetrics(redisLockClient);
+    RedisLockMetrics redisLockMetrics(LockEngineView lockEngine) {
+        return new RedisLockMetrics(lockEngine);
     }
 }

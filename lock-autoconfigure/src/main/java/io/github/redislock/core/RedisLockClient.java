@@ -14,6 +14,7 @@ import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockEngineProbe;
 import io.github.redislock.engine.LockEngineState;
+import io.github.redislock.engine.LockEngineView;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockInspector;
 import io.github.redislock.engine.LockLossListener;
@@ -42,7 +43,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * Redis errors surface as {@link LockException} naming the key, with the client library's exception as
  * cause, within the connection's command timeout ({@code spring.data.redis.timeout}).
  */
-public final class RedisLockClient implements LockProvider, LockInspector, SmartLifecycle, AutoCloseable {
+public final class RedisLockClient implements LockProvider, LockInspector, LockEngineView, SmartLifecycle, AutoCloseable {
 
     /** See {@link #setLocalHandoverLimit}. */
     public static final int DEFAULT_LOCAL_HANDOVER_LIMIT = 16;
@@ -158,11 +159,13 @@ public final class RedisLockClient implements LockProvider, LockInspector, Smart
      * What this application holds and waits for now, and how renewal fares: a read-only snapshot for the
      * Actuator endpoint and gauges. It takes no lock on the hot path and sends nothing to Redis.
      */
+    @Override
     public LockEngineState state() {
         return this.engine.state();
     }
 
     /** Tells the probe what only the engine sees (hand-offs, failed renewals); internal, for metrics. */
+    @Override
     public void observe(LockEngineProbe probe) {
         this.engine.observe(probe);
         this.store.observe(probe);

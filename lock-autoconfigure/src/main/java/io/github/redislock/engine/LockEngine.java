@@ -50,7 +50,7 @@ import io.github.redislock.LockRequest;
  * </ul>
  * How the store waits for a taken key stays the store's own.
  */
-public final class LockEngine implements LockProvider, LockInspector, AutoCloseable {
+public final class LockEngine implements LockProvider, LockInspector, LockEngineView, AutoCloseable {
 
     private static final Log logger = LogFactory.getLog(LockEngine.class);
 
@@ -297,6 +297,7 @@ public final class LockEngine implements LockProvider, LockInspector, AutoClosea
     }
 
     /** Tells the probe of failed renewal rounds; internal, for metrics. */
+    @Override
     public void observe(LockEngineProbe probe) {
         this.renewer.probe(probe);
     }
@@ -310,6 +311,7 @@ public final class LockEngine implements LockProvider, LockInspector, AutoClosea
      * What this application holds and waits for now, and how renewal fares: a read-only snapshot for the
      * Actuator endpoint and gauges. It takes no lock on the hot path and sends nothing to the store.
      */
+    @Override
     public LockEngineState state() {
         long nowNanos = System.nanoTime();
         Instant now = Instant.now();

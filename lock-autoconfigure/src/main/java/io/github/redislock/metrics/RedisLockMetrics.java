@@ -14,20 +14,22 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockLostEvent;
 import io.github.redislock.engine.LockEngineProbe;
-import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.engine.LockEngineView;
 
 import org.springframework.context.ApplicationListener;
 
 /**
- * The engine's meters, bound to every registry Spring Boot hands it:
+ * The engine's meters, whatever the store (one Redis, Redlock, ZooKeeper), bound to every registry Spring Boot
+ * hands it:
  * <ul>
  * <li>{@code redis.lock.lost} (counter, tag {@code detection}: {@code renewal}, {@code release},
- * {@code commit-check}): locks found lost while held;</li>
- * <li>{@code redis.lock.renewal.failures} (counter): renewal rounds that failed (Redis unreachable, timed
- * out);</li>
+ * {@code commit-check}, {@code session}): locks found lost while held;</li>
+ * <li>{@code redis.lock.renewal.failures} (counter): renewal rounds that failed (the store unreachable, timed
+ * out); always 0 on ZooKeeper, whose locks are not renewed;</li>
  * <li>{@code redis.lock.handoffs} (counter, tag {@code via}: {@code redis} or {@code local}): locks a release
  * handed to a thread of this application instead of it finding them free: taken over in Redis from another
- * holder's release, or passed straight from another thread of this application;</li>
+ * holder's release, or passed straight from another thread of this application; single Redis only (the other
+ * stores hand nothing over: 0);</li>
  * <li>{@code redis.lock.held} (gauge): keys this application holds now;</li>
  * <li>{@code redis.lock.waiting} (gauge): threads of this application waiting for a lock now.</li>
  * </ul>
@@ -35,28 +37,29 @@ import org.springframework.context.ApplicationListener;
  */
 public final class RedisLockMetrics implements MeterBinder, LockEngineProbe, ApplicationListener<LockLostEvent> {
 
-    private final RedisLockClient client;
+    private final LockEngineView engine;
 
     /** One set of counters per registry bound to. */
     private final List<Counters> bound = new CopyOnWriteArrayList<>();
 
-    public RedisLockMetrics(RedisLockClient client) {
-        this.client = client;
+    /** Meters of the given engine (a {@code LockEngine}, or a client that is a facade over one). */
+    public RedisLockMetrics(LockEngineView engine) {
+        this.engine = engine;
     }
 
     @Override
     public void bindTo(MeterRegistry registry) {
         this.bound.add(new Counters(registry));
-        Gauge.builder("redis.lock.held", this.client, (engine) -> engine.state().held().size())
-            .description("Keys this application holds in Redis now")
+        Gauge.builder("redis.lock.held", this.engine, (engine) -> engine.state().held().size())
+            .description("Keys this application holds now")
             .register(registry);
-        Gauge.builder("redis.lock.waiting", this.client, RedisLockMetrics::waitingThreads)
+        Gauge.builder("redis.lock.waiting", this.engine, RedisLockMetrics::waitingThreads)
             .description("Threads of this application waiting for a lock now")
             .register(registry);
-        this.client.observe(this);
+        this.engine.observe(this);
     }
 
-    private static double waitingThreads(RedisLockClient engine) {
+    private static double waitingThreads(LockEngineView engine) {
         int threads = 0;
         for (int waiting : engine.state().waiting().values()) {
             threads += waiting;

@@ -13,7 +13,9 @@ import io.github.redislock.LockRequest;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.engine.LockEngine;
+import io.github.redislock.engine.LockEngineProbe;
 import io.github.redislock.engine.LockEngineState;
+import io.github.redislock.engine.LockEngineView;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockInspector;
 
@@ -48,7 +50,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * the majority write covers, or fencing tokens may repeat. Process pauses and clock jumps beyond the drift
  * allowance break it as they break every lease-based lock; fencing tokens are the defence.
  */
-public final class RedlockClient implements LockProvider, LockInspector, AutoCloseable {
+public final class RedlockClient implements LockProvider, LockInspector, LockEngineView, AutoCloseable {
 
     private final RedlockStore store;
 
@@ -89,8 +91,9 @@ public final class RedlockClient implements LockProvider, LockInspector, AutoClo
 
     /**
      * What this application holds and waits for now, and how renewal fares: the engine's read-only snapshot, for
-     * the Actuator endpoint. Sends nothing to the nodes.
+     * the Actuator endpoint and the gauges. Sends nothing to the nodes.
      */
+    @Override
     public LockEngineState state() {
         return this.engine.state();
     }
@@ -103,6 +106,17 @@ public final class RedlockClient implements LockProvider, LockInspector, AutoClo
      */
     public void publishInstance(InstanceInfo self, Duration ttl) {
         this.store.publishInstance(self, ttl);
+    }
+
+    /** Tells the probe of failed renewal rounds; internal, for metrics. */
+    @Override
+    public void observe(LockEngineProbe probe) {
+        this.engine.observe(probe);
+    }
+
+    /** Runs one renewal round now (tests, and callers that know a long pause just ended). */
+    public void renewNow() {
+        this.engine.renewNow();
     }
 
     /** Stops renewing (held locks then expire with their lease), the node calls and the registry entries. */

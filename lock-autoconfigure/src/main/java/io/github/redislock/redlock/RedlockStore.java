@@ -3,6 +3,9 @@ package io.github.redislock.redlock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadLocalRandom;
@@ -40,6 +43,9 @@ final class RedlockStore implements LockStore {
     private final int quorum;
 
     private final String keyPrefix;
+
+    /** Threads of this application in {@link #take} after an attempt that found the key taken, per key. */
+    private final Map<String, Integer> waiting = new ConcurrentHashMap<>();
 
     /** Sends node calls in parallel. */
     private final ExecutorService calls;
@@ -95,29 +101,47 @@ final class RedlockStore implements LockStore {
     @Override
     public @Nullable RedlockHandle take(String key, String requestToken, long leaseMillis, boolean renewed,
             long deadline) {
-        while (true) {
-            // A fresh token per attempt: a late release of a failed attempt can never remove a later one's lock.
-            Attempt attempt = attempt(key, this.tokens.next(), leaseMillis);
-            if (attempt.handle != null) {
-                return attempt.handle;
-            }
-            long remaining = deadline - System.nanoTime();
-            if (remaining <= 0) {
-                int reachable = reachable(attempt.round, leaseMillis);
-                if (reachable < this.quorum) {
-                    throw new LockException("Only " + reachable + " of " + this.nodes.length
-                            + " Redlock nodes answered for lock '" + key + "'; a majority (" + this.quorum
-                            + ") is needed", attempt.round.firstError());
+        boolean counted = false;
+        try {
+            while (true) {
+                // A fresh token per attempt: a late release of a failed attempt can never remove a later one's lock.
+                Attempt attempt = attempt(key, this.tokens.next(), leaseMillis);
+                if (attempt.handle != null) {
+                    return attempt.handle;
                 }
-                return null;
-            }
-            // Backing off, not synchronising: the holder's release is not announced across the nodes.
-            LockSupport.parkNanos(Math.min(remaining,
-                    TimeUnit.MILLISECONDS.toNanos(20 + ThreadLocalRandom.current().nextLong(51))));
-            if (Thread.currentThread().isInterrupted()) {
-                throw new LockException("Interrupted while waiting for lock '" + key + "'");
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    int reachable = reachable(attempt.round, leaseMillis);
+                    if (reachable < this.quorum) {
+                        throw new LockException("Only " + reachable + " of " + this.nodes.length
+                                + " Redlock nodes answered for lock '" + key + "'; a majority (" + this.quorum
+                                + ") is needed", attempt.round.firstError());
+                    }
+                    return null;
+                }
+                if (!counted) {
+                    counted = true;
+                    this.waiting.merge(key, 1, Integer::sum);
+                }
+                // Backing off, not synchronising: the holder's release is not announced across the nodes.
+                LockSupport.parkNanos(Math.min(remaining,
+                        TimeUnit.MILLISECONDS.toNanos(20 + ThreadLocalRandom.current().nextLong(51))));
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new LockException("Interrupted while waiting for lock '" + key + "'");
+                }
             }
         }
+        finally {
+            if (counted) {
+                this.waiting.computeIfPresent(key, (name, threads) -> (threads == 1) ? null : threads - 1);
+            }
+        }
+    }
+
+    /** Threads waiting now, per key: from their first attempt that found the key taken until take returns. */
+    @Override
+    public Map<String, Integer> waiting() {
+        return new TreeMap<>(this.waiting);
     }
 
     /** One Redlock attempt: lock on a majority, then the fencing token on a majority, within the validity. */

@@ -12,9 +12,10 @@ import io.github.redislock.benchmarks.uncontended.UncontendedSuite;
 import io.github.redislock.testsupport.RedisServer;
 
 /**
- * Entry point of the benchmark jar: starts one private redis-server, runs the uncontended JMH benchmarks
- * and the hot-key harness against it in this one JVM, and prints one table comparing redis-lock with raw
- * Lettuce and its peers. One JVM and one Redis because the Redis-side figures (commands and CPU per lock
+ * Entry point of the benchmark jar: starts one private redis-server (and one ZooKeeper server in this JVM, for
+ * the ZooKeeper rows), runs the uncontended JMH benchmarks and the hot-key harness against them in this one JVM,
+ * and prints one table comparing redis-lock with raw Lettuce and its peers (on ZooKeeper: with Curator and Spring
+ * Integration). One JVM and one Redis because the Redis-side figures (commands and CPU per lock
  * cycle) are read from that server's INFO counters, which must see only the load being measured.
  *
  * <pre>
@@ -43,6 +44,7 @@ public final class BenchmarkMain {
         long started = System.nanoTime();
         ResultTable table = new ResultTable();
         try (RedisServer redis = RedisServer.start();
+                AutoCloseable zooKeeper = BenchZooKeeper.start();
                 PrintStream jmhLog = new PrintStream(new FileOutputStream(options.jmhLog().toFile()), true,
                         StandardCharsets.UTF_8)) {
             System.setProperty(BenchRedis.PORT_PROPERTY, Integer.toString(redis.port()));
@@ -70,9 +72,10 @@ public final class BenchmarkMain {
 
     private static void printHeader(BenchmarkOptions options) throws IOException {
         RunMode mode = options.mode();
-        System.out.printf("redis-lock benchmarks, %s mode: Java %s (%s), Redis %s on 127.0.0.1, %d cores%n",
-                mode.name(), System.getProperty("java.version"), System.getProperty("java.vm.name"),
-                BenchRedis.version(), Runtime.getRuntime().availableProcessors());
+        System.out.printf("redis-lock benchmarks, %s mode: Java %s (%s), Redis %s on 127.0.0.1, ZooKeeper %s in this "
+                + "JVM, %d cores%n", mode.name(), System.getProperty("java.version"),
+                System.getProperty("java.vm.name"), BenchRedis.version(), BenchZooKeeper.version(),
+                Runtime.getRuntime().availableProcessors());
         System.out.printf(Locale.ROOT, "Uncontended: JMH 1.37 in this JVM (forks 0), %d threads, %d x %.1fs warm-up + "
                 + "%d x %.1fs measured per benchmark, -prof gc + Redis INFO deltas.%n", UncontendedSuite.THREADS,
                 mode.jmhWarmupIterations(), mode.jmhWarmupTime().toMillis() / 1000.0,

@@ -27,6 +27,9 @@ public final class Implementations {
     /** The template with a renewed lease, each acquisition acknowledged by one replica (WAIT 1). */
     public static final String OURS_REPLICA_ACK = "ours-replica-ack-1";
 
+    /** The template (renewed-lease form: ZooKeeper renews nothing) on the ZooKeeper store ({@code lock-zookeeper}). */
+    public static final String OURS_ZOOKEEPER = "ours-zookeeper";
+
     public static final String LETTUCE_RAW = "lettuce-raw";
 
     public static final String NAIVE_TEMPLATE = "naive-template";
@@ -38,6 +41,12 @@ public final class Implementations {
     public static final String SI_SPIN = "si-spin";
 
     public static final String SI_PUBSUB = "si-pubsub";
+
+    /** Curator's {@code InterProcessMutex}, used directly: {@code acquire(wait)} + {@code release()}. */
+    public static final String CURATOR_MUTEX = "curator-mutex";
+
+    /** Spring Integration's {@code ZookeeperLockRegistry}: {@code obtain(key).tryLock(wait)} + {@code unlock()}. */
+    public static final String SI_ZOOKEEPER = "si-zookeeper";
 
     private Implementations() {
     }

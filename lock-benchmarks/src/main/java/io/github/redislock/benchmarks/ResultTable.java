@@ -63,7 +63,8 @@ public final class ResultTable {
         out.println("Peers: lettuce = raw Lettuce SET NX PX + EVALSHA compare-and-delete on one shared connection; "
                 + "naive = StringRedisTemplate setIfAbsent + DefaultRedisScript; redisson = RLock tryLock(wait, 30 s); "
                 + "redisson-wd = RLock watchdog (leaseTime -1); si-spin / si-pubsub = Spring Integration "
-                + "RedisLockRegistry SPIN_LOCK / PUB_SUB_LOCK.");
+                + "RedisLockRegistry SPIN_LOCK / PUB_SUB_LOCK; curator / si-zk = Curator InterProcessMutex / Spring "
+                + "Integration ZookeeperLockRegistry (the ZooKeeper sections, on one in-process ZooKeeper server).");
     }
 
     private Figure peerFigure(Figure figure, String peer) {
@@ -129,6 +130,8 @@ public final class ResultTable {
         peers.put(Implementations.REDISSON_WATCHDOG, "redisson-wd");
         peers.put(Implementations.SI_SPIN, "si-spin");
         peers.put(Implementations.SI_PUBSUB, "si-pubsub");
+        peers.put(Implementations.CURATOR_MUTEX, "curator");
+        peers.put(Implementations.SI_ZOOKEEPER, "si-zk");
         return peers;
     }
 }

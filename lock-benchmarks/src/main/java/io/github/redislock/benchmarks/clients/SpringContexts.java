@@ -2,6 +2,7 @@ package io.github.redislock.benchmarks.clients;
 
 import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
 import io.github.redislock.autoconfigure.RedlockAutoConfiguration;
+import io.github.redislock.zookeeper.autoconfigure.ZooKeeperLockAutoConfiguration;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
@@ -27,6 +28,18 @@ public final class SpringContexts {
     /** Boot's Redis connection, Spring AOP and redis-lock, plus {@link LockedService} and its suspend twin. */
     public static ConfigurableApplicationContext withLock(String redisUrl, String... properties) {
         return start(LockConfig.class, redisUrl, properties);
+    }
+
+    /**
+     * Spring AOP and redis-lock on ZooKeeper ({@code lock-zookeeper}'s auto-configuration, its own Curator client),
+     * with no Redis connection at all.
+     */
+    public static ConfigurableApplicationContext withZooKeeperLock(String connectString) {
+        return new SpringApplicationBuilder(ZooKeeperLockConfig.class).web(WebApplicationType.NONE)
+            .properties("redis-lock.zookeeper.connect-string=" + connectString,
+                    "redis-lock.zookeeper.connection-timeout=10s", "spring.main.banner-mode=off",
+                    "spring.main.register-shutdown-hook=false", "spring.main.log-startup-info=false")
+            .run();
     }
 
     /** Boot's Redis connection only ({@code RedisConnectionFactory}, {@code StringRedisTemplate}). */
@@ -57,6 +70,12 @@ public final class SpringContexts {
         SuspendingLockedService suspendingLockedService() {
             return new SuspendingLockedService();
         }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration({ AopAutoConfiguration.class, ZooKeeperLockAutoConfiguration.class,
+            RedisLockAutoConfiguration.class })
+    static class ZooKeeperLockConfig {
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.redislock.benchmarks.BenchRedis;
+import io.github.redislock.benchmarks.BenchZooKeeper;
 import io.github.redislock.benchmarks.RedisLoad;
 import org.HdrHistogram.Histogram;
 
@@ -31,11 +32,15 @@ final class HotKeyHarness {
     }
 
     HotKeyResult run(Contender contender, CriticalSection section, int threadsPerClient) throws InterruptedException {
-        BenchRedis.flushAll();
+        boolean redis = contender.store() == Contender.Store.REDIS;
+        if (redis) {
+            BenchRedis.flushAll();
+        }
+        String address = redis ? BenchRedis.url() : BenchZooKeeper.connectString();
         List<ContendedLock> clients = new ArrayList<>();
         try {
             for (int i = 0; i < CLIENTS; i++) {
-                clients.add(contender.newInstance().apply(BenchRedis.url()));
+                clients.add(contender.newInstance().apply(address));
             }
             return measure(contender, clients, section, threadsPerClient);
         }
@@ -62,10 +67,12 @@ final class HotKeyHarness {
                 thread.start();
             }
         }
+        // The Redis figures only where Redis is the store measured.
+        boolean redis = contender.store() == Contender.Store.REDIS;
         sleepUntil(measureFrom);
-        RedisLoad before = BenchRedis.load();
+        RedisLoad before = redis ? BenchRedis.load() : null;
         sleepUntil(measureTo);
-        RedisLoad during = BenchRedis.load().since(before);
+        RedisLoad during = redis ? BenchRedis.load().since(before) : null;
         for (Thread thread : threads) {
             // A thread still inside an acquire call when the window closes finishes it first.
             thread.join(ContendedLock.WAIT.toMillis() * 3);

@@ -7,6 +7,7 @@ import java.util.Locale;
 import io.github.redislock.benchmarks.Figure;
 import io.github.redislock.benchmarks.RedisLoad;
 import org.HdrHistogram.Histogram;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one hot-key run measured in its window, and its conversion to table figures.
@@ -15,9 +16,10 @@ import org.HdrHistogram.Histogram;
  * @param acquisitionsPerClient acquisitions in the window by each client instance
  * @param timeouts acquire calls that gave up after the full wait
  * @param windowNanos length of the window
- * @param load Redis commands and CPU during the window
+ * @param load Redis commands and CPU during the window; {@code null} for a run on another store
  */
-record HotKeyResult(Histogram waits, long[] acquisitionsPerClient, long timeouts, long windowNanos, RedisLoad load) {
+record HotKeyResult(Histogram waits, long[] acquisitionsPerClient, long timeouts, long windowNanos,
+        @Nullable RedisLoad load) {
 
     long acquisitions() {
         return this.waits.getTotalCount();
@@ -29,9 +31,13 @@ record HotKeyResult(Histogram waits, long[] acquisitionsPerClient, long timeouts
 
     /** One progress line. */
     String summary() {
-        return String.format(Locale.ROOT, "%,8.0f acq/s  wait p50 %7.2f ms p99 %8.2f ms  %6.2f cmds  %7.2f us Redis CPU",
-                acquisitionsPerSecond(), millis(50), millis(99), this.load.commandsPer(acquisitions()),
-                this.load.cpuMicrosPer(acquisitions()));
+        String waits = String.format(Locale.ROOT, "%,8.0f acq/s  wait p50 %7.2f ms p99 %8.2f ms",
+                acquisitionsPerSecond(), millis(50), millis(99));
+        if (this.load == null) {
+            return waits;
+        }
+        return waits + String.format(Locale.ROOT, "  %6.2f cmds  %7.2f us Redis CPU",
+                this.load.commandsPer(acquisitions()), this.load.cpuMicrosPer(acquisitions()));
     }
 
     List<Figure> figures(String section, String implementation) {
@@ -42,10 +48,12 @@ record HotKeyResult(Histogram waits, long[] acquisitionsPerClient, long timeouts
         figures.add(new Figure(section, "acquire wait p99", "ms", implementation, millis(99)));
         figures.add(new Figure(section, "acquire wait max", "ms", implementation,
                 (acquisitions > 0) ? this.waits.getMaxValue() / 1e6 : Double.NaN));
-        figures.add(new Figure(section, "Redis commands", "per acquisition", implementation,
-                this.load.commandsPer(acquisitions)));
-        figures.add(new Figure(section, "Redis CPU", "us/acquisition", implementation,
-                this.load.cpuMicrosPer(acquisitions)));
+        if (this.load != null) {
+            figures.add(new Figure(section, "Redis commands", "per acquisition", implementation,
+                    this.load.commandsPer(acquisitions)));
+            figures.add(new Figure(section, "Redis CPU", "us/acquisition", implementation,
+                    this.load.cpuMicrosPer(acquisitions)));
+        }
         figures.add(new Figure(section, "least-served client", "share of fair", implementation, leastServedShare()));
         figures.add(new Figure(section, "timeouts after 10 s", "count", implementation, this.timeouts));
         return figures;

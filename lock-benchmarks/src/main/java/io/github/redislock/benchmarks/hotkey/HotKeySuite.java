@@ -9,6 +9,8 @@ import java.util.function.Predicate;
 import io.github.redislock.benchmarks.Figure;
 import io.github.redislock.benchmarks.Implementations;
 import io.github.redislock.benchmarks.RunMode;
+import io.github.redislock.benchmarks.clients.SpringContexts;
+import io.github.redislock.benchmarks.hotkey.Contender.Store;
 
 import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockType;
 
@@ -16,23 +18,31 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
  * The hot-key comparison: each implementation, with an empty critical section and 2 or 16 threads per client,
  * and with a 1 ms critical section and 2 threads per client, through {@link HotKeyHarness}. Waiting is where the implementations differ most: ours and Redisson are woken by a
  * message their release publishes (each with its own retry safety net), Spring Integration waits on pub/sub
- * in PUB_SUB mode and polls every 100 ms in SPIN mode.
+ * in PUB_SUB mode and polls every 100 ms in SPIN mode. On ZooKeeper (a section of its own per scenario), ours,
+ * Curator's {@code InterProcessMutex} and Spring Integration's {@code ZookeeperLockRegistry} all wait the same way:
+ * a node per waiting thread and a watch on the node before it.
  */
 public final class HotKeySuite {
 
     private static final List<Contender> CONTENDERS = List.of(
-            new Contender(Implementations.OURS_TEMPLATE, (url) -> new OursContendedLock(url, ContendedLock.LEASE)),
-            new Contender(Implementations.OURS_TEMPLATE_RENEWED, (url) -> new OursContendedLock(url, null)),
+            new Contender(Implementations.OURS_TEMPLATE,
+                    (url) -> new OursContendedLock(SpringContexts.withLock(url), ContendedLock.LEASE)),
+            new Contender(Implementations.OURS_TEMPLATE_RENEWED,
+                    (url) -> new OursContendedLock(SpringContexts.withLock(url), null)),
             new Contender(Implementations.REDISSON, RedissonContendedLock::new),
             new Contender(Implementations.SI_SPIN, (url) -> new IntegrationContendedLock(url, RedisLockType.SPIN_LOCK)),
             new Contender(Implementations.SI_PUBSUB,
-                    (url) -> new IntegrationContendedLock(url, RedisLockType.PUB_SUB_LOCK)));
+                    (url) -> new IntegrationContendedLock(url, RedisLockType.PUB_SUB_LOCK)),
+            new Contender(Implementations.OURS_ZOOKEEPER, Store.ZOOKEEPER,
+                    (connect) -> new OursContendedLock(SpringContexts.withZooKeeperLock(connect), null)),
+            new Contender(Implementations.CURATOR_MUTEX, Store.ZOOKEEPER, CuratorContendedLock::new),
+            new Contender(Implementations.SI_ZOOKEEPER, Store.ZOOKEEPER, IntegrationZooKeeperContendedLock::new));
 
     /** A critical section and how many threads each of the clients runs. */
     private record Scenario(CriticalSection section, int threadsPerClient) {
 
-        String label() {
-            return "hot key: " + HotKeyHarness.CLIENTS + " clients x " + this.threadsPerClient + " threads, "
+        String label(Store store) {
+            return "hot key" + ((store == Store.ZOOKEEPER) ? " on ZooKeeper: " : ": ") + HotKeyHarness.CLIENTS + " clients x " + this.threadsPerClient + " threads, "
                     + this.section.label();
         }
     }
@@ -56,19 +66,26 @@ public final class HotKeySuite {
 
     public List<Figure> run(Predicate<String> selected) throws InterruptedException {
         List<Figure> figures = new ArrayList<>();
-        for (Scenario scenario : SCENARIOS) {
-            List<Figure> sectionFigures = new ArrayList<>();
-            for (Contender contender : CONTENDERS) {
-                if (!selected.test(contender.implementation())) {
-                    continue;
-                }
-                HotKeyResult result = this.harness.run(contender, scenario.section(), scenario.threadsPerClient());
-                sectionFigures.addAll(result.figures(scenario.label(), contender.implementation()));
-                this.progress.printf(Locale.ROOT, "  hot key %-13s x%-2d %-22s %s%n", scenario.section().label(),
-                        scenario.threadsPerClient(), contender.implementation(), result.summary());
+        for (Store store : Store.values()) {
+            for (Scenario scenario : SCENARIOS) {
+                figures.addAll(run(selected, store, scenario));
             }
-            figures.addAll(Figure.groupedByMetric(sectionFigures));
         }
         return figures;
+    }
+
+    /** One section of the table: the selected contenders on one store in one scenario. */
+    private List<Figure> run(Predicate<String> selected, Store store, Scenario scenario) throws InterruptedException {
+        List<Figure> sectionFigures = new ArrayList<>();
+        for (Contender contender : CONTENDERS) {
+            if (contender.store() != store || !selected.test(contender.implementation())) {
+                continue;
+            }
+            HotKeyResult result = this.harness.run(contender, scenario.section(), scenario.threadsPerClient());
+            sectionFigures.addAll(result.figures(scenario.label(store), contender.implementation()));
+            this.progress.printf(Locale.ROOT, "  hot key %-13s x%-2d %-22s %s%n", scenario.section().label(),
+                    scenario.threadsPerClient(), contender.implementation(), result.summary());
+        }
+        return Figure.groupedByMetric(sectionFigures);
     }
 }

@@ -4,14 +4,14 @@ import java.time.Duration;
 
 import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockNotAcquiredException;
-import io.github.redislock.benchmarks.clients.SpringContexts;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * redis-lock in its own Spring Boot context, through {@code DistributedLockTemplate.execute}, with a fixed 30 s
- * lease (as the peers are run) or the default renewed one.
+ * lease (as the peers are run) or the default renewed one; on the benchmark Redis, or on the benchmark ZooKeeper
+ * (where nothing is renewed).
  */
 final class OursContendedLock implements ContendedLock {
 
@@ -21,9 +21,12 @@ final class OursContendedLock implements ContendedLock {
 
     private final @Nullable Duration lease;
 
-    /** @param lease a fixed lease, or {@code null} for the default renewed one */
-    OursContendedLock(String redisUrl, @Nullable Duration lease) {
-        this.context = SpringContexts.withLock(redisUrl);
+    /**
+     * @param context the application, on either store
+     * @param lease a fixed lease, or {@code null} for the default renewed one
+     */
+    OursContendedLock(ConfigurableApplicationContext context, @Nullable Duration lease) {
+        this.context = context;
         this.template = this.context.getBean(DistributedLockTemplate.class);
         this.lease = lease;
     }

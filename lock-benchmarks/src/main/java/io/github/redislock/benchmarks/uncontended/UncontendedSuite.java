@@ -27,13 +27,18 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 /**
  * Runs the uncontended JMH benchmarks one by one, in this JVM ({@code forks(0)}: the benchmark Redis and
  * its INFO counters belong to this process), with 8 threads, JMH's GC profiler (allocation per cycle) and
- * {@link RedisLoadProfiler} (Redis commands and CPU per cycle), and turns each result into table figures.
+ * {@link RedisLoadProfiler} (Redis commands and CPU per cycle), and turns each result into table figures. The
+ * ZooKeeper rows (on {@link io.github.redislock.benchmarks.BenchZooKeeper}) form a section of their own, without
+ * the Redis figures.
  * JMH's own iteration-by-iteration output goes to a log file, so the console shows only progress and the
  * final table.
  */
 public final class UncontendedSuite {
 
     public static final String SECTION = "uncontended: 8 threads, random keys of 1M";
+
+    /** The ZooKeeper rows: compared among themselves (the Redis figures would be the benchmark Redis's idle). */
+    public static final String ZOOKEEPER_SECTION = "uncontended on ZooKeeper: 8 threads, random keys of 1M";
 
     public static final int THREADS = 8;
 
@@ -51,7 +56,11 @@ public final class UncontendedSuite {
             new Case(Implementations.REDISSON, RedissonBenchmark.class, "fixedLease"),
             new Case(Implementations.REDISSON_WATCHDOG, RedissonBenchmark.class, "watchdog"),
             new Case(Implementations.SI_SPIN, IntegrationRegistryBenchmark.class, "spinLock"),
-            new Case(Implementations.SI_PUBSUB, IntegrationRegistryBenchmark.class, "pubSubLock"));
+            new Case(Implementations.SI_PUBSUB, IntegrationRegistryBenchmark.class, "pubSubLock"),
+            new Case(Implementations.OURS_ZOOKEEPER, ZooKeeperBenchmark.class, "ours", ZOOKEEPER_SECTION),
+            new Case(Implementations.CURATOR_MUTEX, ZooKeeperBenchmark.class, "curatorMutex", ZOOKEEPER_SECTION),
+            new Case(Implementations.SI_ZOOKEEPER, ZooKeeperBenchmark.class, "integrationRegistry",
+                    ZOOKEEPER_SECTION));
 
     private final RunMode mode;
 
@@ -74,7 +83,8 @@ public final class UncontendedSuite {
     }
 
     public List<Figure> run(Predicate<String> selected) throws RunnerException {
-        List<Figure> figures = new ArrayList<>();
+        List<Figure> redis = new ArrayList<>();
+        List<Figure> zooKeeper = new ArrayList<>();
         for (Case benchmark : CASES) {
             if (!selected.test(benchmark.implementation())) {
                 continue;
@@ -82,19 +92,28 @@ public final class UncontendedSuite {
             RunResult result = runOne(benchmark);
             double throughput = result.getPrimaryResult().getScore();
             double allocation = secondary(result, "gc.alloc.rate.norm");
+            String name = benchmark.implementation();
+            String section = benchmark.section();
+            List<Figure> figures = section.equals(SECTION) ? redis : zooKeeper;
+            figures.add(new Figure(section, "throughput", "cycles/s", name, throughput,
+                    result.getPrimaryResult().getScoreError()));
+            figures.add(new Figure(section, "allocation", "B/cycle", name, allocation));
+            if (!section.equals(SECTION)) {
+                this.progress.printf(Locale.ROOT, "  uncontended %-24s %,10.0f cycles/s  %,8.0f B/cycle%n", name,
+                        throughput, allocation);
+                continue;
+            }
             double commands = secondary(result, RedisLoadProfiler.COMMANDS);
             double cpu = secondary(result, RedisLoadProfiler.CPU_MICROS);
-            String name = benchmark.implementation();
-            figures.add(new Figure(SECTION, "throughput", "cycles/s", name, throughput,
-                    result.getPrimaryResult().getScoreError()));
-            figures.add(new Figure(SECTION, "allocation", "B/cycle", name, allocation));
-            figures.add(new Figure(SECTION, "Redis commands", "per cycle", name, commands));
-            figures.add(new Figure(SECTION, "Redis CPU", "us/cycle", name, cpu));
+            figures.add(new Figure(section, "Redis commands", "per cycle", name, commands));
+            figures.add(new Figure(section, "Redis CPU", "us/cycle", name, cpu));
             this.progress.printf(Locale.ROOT,
                     "  uncontended %-24s %,10.0f cycles/s  %,8.0f B/cycle  %5.2f cmds  %6.2f us Redis CPU%n",
                     name, throughput, allocation, commands, cpu);
         }
-        return Figure.groupedByMetric(figures);
+        List<Figure> figures = new ArrayList<>(Figure.groupedByMetric(redis));
+        figures.addAll(Figure.groupedByMetric(zooKeeper));
+        return figures;
     }
 
     private RunResult runOne(Case benchmark) throws RunnerException {
@@ -126,6 +145,11 @@ public final class UncontendedSuite {
     }
 
 
-    private record Case(String implementation, Class<?> type, String method) {
+    /** One benchmark method, the table name it appears under, and its section (which store it runs on). */
+    private record Case(String implementation, Class<?> type, String method, String section) {
+
+        Case(String implementation, Class<?> type, String method) {
+            this(implementation, type, method, SECTION);
+        }
     }
 }
