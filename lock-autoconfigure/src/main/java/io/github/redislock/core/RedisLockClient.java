@@ -43,7 +43,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * Redis errors surface as {@link LockException} naming the key, with the client library's exception as
  * cause, within the connection's command timeout ({@code spring.data.redis.timeout}).
  */
-public final class RedisLockClient implements LockProvider, LockInspector, LockEngineView, SmartLifecycle, AutoCloseable {
+public final class RedisLockClient
+        implements LockProvider, LockInspector, LockEngineView, SmartLifecycle, AutoCloseable {
 
     /** See {@link #setLocalHandoverLimit}. */
     public static final int DEFAULT_LOCAL_HANDOVER_LIMIT = 16;
