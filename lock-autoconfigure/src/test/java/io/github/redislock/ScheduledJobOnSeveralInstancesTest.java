@@ -299,7 +299,8 @@ class ScheduledJobOnSeveralInstancesTest {
                     firings.add(new Firing(this.instance, firedAt, System.nanoTime()));
                 }
             };
-            return super.scheduleAtFixedRate(recorded, getClock().instant().plusNanos(first - System.nanoTime()), period);
+            return super.scheduleAtFixedRate(recorded, getClock().instant().plusNanos(first - System.nanoTime()),
+                    period);
         }
     }
 }
