@@ -27,6 +27,15 @@ final class Line {
     /** Whether this application (most likely) has an entry in the key's Redis queue. */
     private boolean queued;
 
+    /** Attempts answered "taken" (each queued the application), and attempts whose answer never came. */
+    private long queuings;
+
+    /**
+     * {@link #queuings} when the application last decided to leave the key's queue, before the leave went out:
+     * an attempt counted after it may have reached Redis after the leave and queued the application again.
+     */
+    private long queuingsAtLeave;
+
     /** Hand-off messages received for the key. */
     private long handoffs;
 
@@ -83,6 +92,7 @@ final class Line {
      */
     synchronized void taken(long nextTryAt) {
         this.queued = true;
+        this.queuings++;
         this.nextTryAt = nextTryAt;
     }
 
@@ -190,6 +200,9 @@ final class Line {
             }
             return STAY;
         }
+        if (this.queued) {
+            this.queuingsAtLeave = this.queuings;
+        }
         LocalGrant orphan = this.grant;
         if (orphan != null) {
             this.grant = null;
@@ -204,6 +217,7 @@ final class Line {
      */
     synchronized void mayBeQueued() {
         this.queued = true;
+        this.queuings++;
     }
 
     /** The lock goes back to Redis: the application's turn is over, nobody here may be passed it any more. */
@@ -218,6 +232,7 @@ final class Line {
     synchronized boolean releaseLeaves() {
         if (this.queued && this.waiters.isEmpty()) {
             this.queued = false;
+            this.queuingsAtLeave = this.queuings;
             return true;
         }
         return false;
@@ -225,10 +240,16 @@ final class Line {
 
     /**
      * The application gave up its queue entry ({@link #releaseLeaves} or after {@link #leave}): whether a
-     * thread joined meanwhile, whose entry may just have been removed with it.
+     * thread joined meanwhile, whose entry may just have been removed with it. The application counts as no
+     * longer queued only if no attempt queued it since the leave was decided: such an attempt may have reached
+     * Redis after the leave, and its entry then lives on. Were the line retired with that entry in the queue, a
+     * release would hand the key to this application with nobody here to take it over or pass it on (the message
+     * for a key without a line is dropped), and the key would lie idle for the entry's lease.
      */
     synchronized boolean leftQueue() {
-        this.queued = false;
+        if (this.queuings == this.queuingsAtLeave) {
+            this.queued = false;
+        }
         return tryNowIfWaiting();
     }
 

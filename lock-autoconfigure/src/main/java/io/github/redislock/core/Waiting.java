@@ -55,7 +55,9 @@ import io.github.redislock.LockException;
  *                                                          looks at Redis at once (then times its next look
  *                                                          by the key's PTTL); queued applications are told
  *                                                          to look (a hand-off message), likewise
- * leaving          entry out; a thread joined meanwhile    trying at once
+ * leaving          entry out; a thread joined meanwhile    trying at once (still counted queued if an
+ *                                                          attempt queued it after the leave was decided:
+ *                                                          that entry may outlive the leave)
  * leaving          entry out; nobody here                  idle
  * </pre>
  * "Leaving" and "handed over" are {@link QueueExit}'s, "passed to U" is {@link LocalHandover}'s (the cohort

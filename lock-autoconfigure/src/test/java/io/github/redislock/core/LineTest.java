@@ -95,6 +95,68 @@ class LineTest {
         assertThat(line.join()).as("a retired line takes nobody").isFalse();
     }
 
+    /**
+     * A release here leaves the queue (nobody waits) while a thread joins: its first attempt reaches Redis after
+     * the release's script, so it queues the application again, and only then does the release's leave complete.
+     * That thread then gets the key (taken over, or free): the line must stay, queued, so that its release takes
+     * the entry out. Retired with the entry still in the queue, the line's key would be handed to this application
+     * at the next release, the message dropped (no line), and the key would lie idle for the entry's lease.
+     */
+    @Test
+    void aLineQueuedAgainWhileALeaveWasOnItsWayOutlivesTheLeave() throws Exception {
+        Line line = new Line();
+        try (Waiter holder = new Waiter(); Waiter joiner = new Waiter()) {
+            long now = System.nanoTime();
+            holder.call(line::join);
+            holder.call(() -> line.startAttempt(now));
+            holder.call(() -> {
+                line.taken(now + SECOND);
+                return null;
+            });
+            holder.call(line::leaveTakingTurn);
+            assertThat(line.releaseLeaves()).as("the holder's release leaves: nobody waits").isTrue();
+            joiner.call(line::join);
+            assertThat(joiner.call(() -> line.startAttempt(now))).as("not queued: attempts at once").isTrue();
+            joiner.call(() -> {
+                line.taken(now + SECOND); // its attempt ran after the release's script
+                return null;
+            });
+            assertThat(line.leftQueue()).as("the release's leave completes; the joiner looks again").isTrue();
+            assertThat(joiner.call(() -> line.startAttempt(now))).isTrue();
+            joiner.call(line::leaveTakingTurn); // reply 2 or 1: the joiner holds the key
+            assertThat(line.retireIfIdle()).as("retired while its queue entry lives").isFalse();
+            assertThat(line.releaseLeaves()).as("the joiner's release takes the entry out").isTrue();
+            assertThat(line.leftQueue()).isFalse();
+            assertThat(line.retireIfIdle()).isTrue();
+        }
+    }
+
+    /** The same when the leave was the last waiter's give-up, sent on the executor. */
+    @Test
+    void aLineQueuedAgainWhileAGiveUpsLeaveWasOnItsWayOutlivesTheLeave() throws Exception {
+        Line line = new Line();
+        try (Waiter quitter = new Waiter(); Waiter joiner = new Waiter()) {
+            long now = System.nanoTime();
+            quitter.call(line::join);
+            quitter.call(() -> line.startAttempt(now));
+            quitter.call(() -> {
+                line.taken(now + SECOND);
+                return null;
+            });
+            assertThat(quitter.call(line::leave)).isEqualTo(Line.LEAVE_QUEUE);
+            joiner.call(line::join);
+            joiner.call(() -> line.startAttempt(now + SECOND));
+            joiner.call(() -> {
+                line.taken(now + 2 * SECOND);
+                return null;
+            });
+            assertThat(line.leftQueue()).isTrue();
+            assertThat(joiner.call(() -> line.startAttempt(now))).isTrue();
+            joiner.call(line::leaveTakingTurn);
+            assertThat(line.retireIfIdle()).as("retired while its queue entry lives").isFalse();
+        }
+    }
+
     @Test
     void aHandOffToALineWithNobodyWaitingIsNotTaken() {
         assertThat(new Line().handedOver()).isFalse();
