@@ -39,16 +39,13 @@ public final class InstanceRegistry {
     private static final Log logger = LogFactory.getLog(InstanceRegistry.class);
 
     /** The first line of an entry: its format and version. Entries of another version are not read. */
-    static final String HEADER = "redis-lock-instance/1";
-
-    /** Longest field kept, in characters. */
-    private static final int MAX_FIELD = 200;
+    static final String HEADER = InstanceInfo.ENTRY_HEADER;
 
     /** Longest a withdrawal waits for a write on its way (each node's write is bounded by the command timeout). */
     private static final long WITHDRAW_WAIT_SECONDS = 10;
 
-    /** Longest entry read: the header, three fields, a pid and four line breaks fit. */
-    private static final int MAX_ENTRY = 1024;
+    /** Longest entry read. */
+    private static final int MAX_ENTRY = InstanceInfo.MAX_ENTRY;
 
     private final NodeReads nodes;
 
@@ -161,39 +158,13 @@ public final class InstanceRegistry {
         return agreeing.isEmpty() ? null : parse(agreeing.get(0).value());
     }
 
-    /** An entry as written. */
+    /** An entry as written ({@link InstanceInfo#entry}). */
     static String entry(InstanceInfo self) {
-        return HEADER + '\n' + field(self.application()) + '\n' + field(self.id()) + '\n' + field(self.host())
-                + '\n' + self.pid();
+        return self.entry();
     }
 
-    /**
-     * An entry read back, in exactly the form {@link #entry} writes, else {@code null}; fields are checked as
-     * {@link #field} would have written them.
-     */
+    /** An entry read back ({@link InstanceInfo#parse}). */
     static @Nullable InstanceInfo parse(@Nullable String entry) {
-        if (entry == null) {
-            return null;
-        }
-        String[] lines = entry.split("\n", -1);
-        if (lines.length != 5 || !HEADER.equals(lines[0]) || !lines[4].matches("[0-9]{1,10}")) {
-            return null;
-        }
-        for (int i = 1; i < 4; i++) {
-            if (lines[i].isEmpty() || !field(lines[i]).equals(lines[i])) {
-                return null;
-            }
-        }
-        return new InstanceInfo(lines[1], lines[2], lines[3], Long.parseLong(lines[4]));
-    }
-
-    /** At most {@value #MAX_FIELD} characters, control characters as {@code ?}: one line, fit to show. */
-    private static String field(String text) {
-        StringBuilder field = new StringBuilder(Math.min(text.length(), MAX_FIELD));
-        for (int i = 0; i < text.length() && i < MAX_FIELD; i++) {
-            char c = text.charAt(i);
-            field.append((c < 0x20 || (c >= 0x7F && c <= 0x9F)) ? '?' : c);
-        }
-        return field.toString();
+        return InstanceInfo.parse(entry);
     }
 }

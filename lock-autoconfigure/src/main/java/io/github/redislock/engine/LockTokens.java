@@ -4,6 +4,8 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Lock tokens of one engine, one per request (the keys of a request share it): a random part drawn once, 128
  * bits from a cryptographically strong generator in URL-safe Base64 (22 characters), then a dot and a sequence
@@ -41,5 +43,27 @@ public final class LockTokens {
         byte[] bytes = new byte[16];
         new SecureRandom().nextBytes(bytes);
         return ENCODER.encodeToString(bytes);
+    }
+
+    /**
+     * The random part of a token read back from a store, checked for exactly the form {@link #next} writes
+     * (22 URL-safe Base64 characters, a dot, 1 to 13 base-36 digits); {@code null} for anything else, which
+     * another client may have written.
+     */
+    public static @Nullable String idOf(@Nullable String token) {
+        int idLength = 22;
+        if (token == null || token.length() < idLength + 2 || token.length() > idLength + 14
+                || token.charAt(idLength) != '.') {
+            return null;
+        }
+        for (int i = 0; i < token.length(); i++) {
+            char c = token.charAt(i);
+            boolean ok = (i < idLength) ? (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+                    || c == '-' || c == '_' : i == idLength || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z');
+            if (!ok) {
+                return null;
+            }
+        }
+        return token.substring(0, idLength);
     }
 }

@@ -15,6 +15,7 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.WatcherRemoveCuratorFramework;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
 import io.github.redislock.LockException;
@@ -127,6 +128,27 @@ final class LockLine {
         catch (Exception ex) {
             throw failure("read the line of", key, ex);
         }
+        return sorted(children);
+    }
+
+    /**
+     * The lock nodes under the key now, oldest first, for the holder view: none when the key has no node (the
+     * container was never made, or the server deleted it once empty).
+     */
+    List<String> lineNow(String key) {
+        try {
+            return sorted(this.client.getChildren().forPath(key));
+        }
+        catch (KeeperException.NoNodeException ex) {
+            return List.of();
+        }
+        catch (Exception ex) {
+            throw failure("read the line of", key, ex);
+        }
+    }
+
+    /** The lock nodes among the children, in sequence order. */
+    private static List<String> sorted(List<String> children) {
         List<String> line = new ArrayList<>(children.size());
         for (String child : children) {
             if (LOCK_NODE.matcher(child).matches()) {

@@ -1,6 +1,7 @@
 package io.github.redislock.zookeeper;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,7 +22,12 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
 import io.github.redislock.LockLossDetection;
+import io.github.redislock.engine.InstanceInfo;
+import io.github.redislock.engine.LockInspection;
+import io.github.redislock.engine.LockInspection.Holder;
+import io.github.redislock.engine.LockInspection.State;
 import io.github.redislock.engine.LockStore;
+import io.github.redislock.engine.LockTokens;
 import io.github.redislock.engine.StoreListener;
 import io.github.redislock.engine.StoreLock;
 
@@ -55,6 +61,12 @@ public final class ZooKeeperLockStore implements LockStore {
 
     private static final Log logger = LogFactory.getLog(ZooKeeperLockStore.class);
 
+    /** How many times {@link #inspect} reads a line whose head keeps going before it gives up ({@code OTHER}). */
+    private static final int INSPECT_ATTEMPTS = 5;
+
+    /** Longest lock node data read as a token: ours are at most 22 + 1 + 13 characters. */
+    private static final int MAX_TOKEN_BYTES = 64;
+
     private final CuratorFramework client;
 
     private final String basePath;
@@ -70,6 +82,9 @@ public final class ZooKeeperLockStore implements LockStore {
 
     /** Where the lock nodes of each key queue. */
     private final LockLine line;
+
+    /** This instance's node in the registry, and the reader of the others'. */
+    private final InstanceNodes instances;
 
     private final ConnectionStateListener connectionListener = this::connectionChanged;
 
@@ -92,13 +107,74 @@ public final class ZooKeeperLockStore implements LockStore {
         this.basePath = BasePaths.checked(basePath);
         this.connectionTimeoutMillis = connectionTimeout.toMillis();
         this.line = new LockLine(client);
+        this.instances = new InstanceNodes(client, this.basePath);
         client.getConnectionStateListenable().addListener(this.connectionListener);
     }
 
     /** The key's parent node: the base path and the encoded name. */
     @Override
     public String key(String name) {
-        return this.basePath + (this.basePath.equals("/") ? "" : "/") + ZnodeNames.encode(name);
+        return child(this.basePath, ZnodeNames.encode(name));
+    }
+
+    /** The path of a node under a parent, the root included. */
+    static String child(String parent, String node) {
+        return parent + (parent.equals("/") ? "" : "/") + node;
+    }
+
+    /**
+     * Writes this instance's node in the store's instance registry ({@link InstanceNodes}) now and after every
+     * new session, until {@link #close}, so that the holder view of any application names it; once.
+     * @param self this instance
+     * @param ownerId the random id that begins the tokens of the engine over this store
+     * ({@link io.github.redislock.engine.LockEngine#ownerId})
+     */
+    public void publishInstance(InstanceInfo self, String ownerId) {
+        this.instances.publish(self, ownerId);
+    }
+
+    /**
+     * Who holds the key now, whoever it is: reads the key's lock nodes in sequence order; the first holds the
+     * lock. {@code fencingToken} is its creation zxid, {@code since} its creation time on the server's clock, and
+     * the holder is named from its data (the token of the engine that made it) through the instance registry.
+     * {@code leaseRemaining} is {@code null}: a ZooKeeper lock has no lease in the store (it lasts as long as its
+     * session; a fixed leaseTime is a timer in the holder's own application, which no one else can see).
+     * {@code waiting} counts the <b>nodes</b> queued behind the holder, not applications: each waiting thread has a
+     * node of its own, so two threads of one application count two. A first node whose data is not one of this
+     * library's tokens (written by another client: malformed, binary, too long) is {@link State#OTHER} with no
+     * holder; a token of an engine the registry does not know (stopped, another version) is an unknown holder.
+     * @throws LockException if there is no connection to ZooKeeper within the connection timeout
+     */
+    @Override
+    public LockInspection inspect(String key) {
+        awaitConnection(key);
+        // The head may go between reading the line and reading its node: the line is read again, a few times.
+        for (int attempt = 0; attempt < INSPECT_ATTEMPTS; attempt++) {
+            List<String> line = this.line.lineNow(key);
+            if (line.isEmpty()) {
+                return LockInspection.free(key, 0);
+            }
+            Stat stat = new Stat();
+            byte[] data;
+            try {
+                data = this.client.getData().storingStatIn(stat).forPath(child(key, line.get(0)));
+            }
+            catch (KeeperException.NoNodeException ex) {
+                continue;
+            }
+            catch (Exception ex) {
+                throw LockLine.failure("inspect", key, ex);
+            }
+            String ownerId = LockTokens.idOf(InstanceNodes.text(data, MAX_TOKEN_BYTES));
+            Holder holder = null;
+            if (ownerId != null) {
+                InstanceInfo instance = this.instances.resolve(ownerId);
+                holder = (instance != null) ? Holder.of(instance) : Holder.UNKNOWN;
+            }
+            return new LockInspection(key, (ownerId != null) ? State.HELD : State.OTHER, holder, stat.getCzxid(),
+                    Instant.ofEpochMilli(stat.getCtime()), null, line.size() - 1);
+        }
+        return new LockInspection(key, State.OTHER, null, null, null, null, null);
     }
 
     @Override
@@ -325,11 +401,12 @@ public final class ZooKeeperLockStore implements LockStore {
     }
 
     /**
-     * Stops listening to the client and stops the timers (a kept node then goes with the session); the client
-     * itself belongs to whoever made it. Closing again does nothing.
+     * Deletes this instance's registry node, stops listening to the client and stops the timers (a kept node then
+     * goes with the session); the client itself belongs to whoever made it. Closing again does nothing.
      */
     @Override
     public void close() {
+        this.instances.withdraw();
         this.client.getConnectionStateListenable().removeListener(this.connectionListener);
         ScheduledThreadPoolExecutor timers = this.timers;
         if (timers != null) {

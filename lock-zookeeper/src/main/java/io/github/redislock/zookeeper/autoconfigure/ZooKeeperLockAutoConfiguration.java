@@ -14,9 +14,11 @@ import io.github.redislock.LockProvider;
 import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
 import io.github.redislock.autoconfigure.RedisLockProperties;
 import io.github.redislock.autoconfigure.RedlockAutoConfiguration;
+import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockEngine;
 import io.github.redislock.zookeeper.ZooKeeperLockStore;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -28,6 +30,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.core.env.Environment;
 
 /**
  * Locks in ZooKeeper instead of Redis, with {@code redis-lock-zookeeper} on the class path and either
@@ -76,9 +79,14 @@ public final class ZooKeeperLockAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(LockProvider.class)
     LockEngine zooKeeperLockEngine(ZooKeeperLockStore store, RedisLockProperties properties,
-            ApplicationEventPublisher publisher) {
+            ApplicationEventPublisher publisher, ObjectProvider<InstanceInfo> instance, Environment environment) {
         LockEngine engine = new LockEngine(store, properties.getLeaseTime(), (key, token, fence, detection) -> publisher
             .publishEvent(new LockLostEvent(store, key, token, fence, Instant.now(), detection)));
+        // The holder view of every application names this one through its node in the store's registry.
+        // This process as RedisLockAutoConfiguration describes it (spring.application.name), else drawn here alike.
+        store.publishInstance(instance.getIfUnique(
+                () -> InstanceInfo.current(environment.getProperty("spring.application.name", "application"))),
+                engine.ownerId());
         logger.info("redis-lock: locks are kept in " + engine.describe());
         return engine;
     }
