@@ -251,6 +251,35 @@ class ZooKeeperApplicationTest {
     }
 
     @Test
+    void anotherApplicationsEndpointNamesTheHolderByItsApplicationName() throws Exception {
+        ConfigurableApplicationContext orders = application("spring.application.name=orders");
+        ConfigurableApplicationContext reports = application("spring.application.name=reports");
+        RedisLocksEndpoint endpoint = reports.getBean(RedisLocksEndpoint.class);
+        String node = "/redis-lock/~instances/" + orders.getBean(LockEngine.class).ownerId();
+        try (LockHandle lock = orders.getBean(DistributedLockTemplate.class)
+            .acquire(LockRequest.of("job:report", Duration.ZERO, null))) {
+            // Its registry node is written in the background at start-up.
+            await().atMost(Duration.ofSeconds(10)).until(() -> endpoint.lock("job:report").holder().known());
+            RedisLocksEndpoint.LockViewDescriptor view = endpoint.lock("job:report");
+            assertThat(view.key()).isEqualTo("/redis-lock/job:report");
+            assertThat(view.held()).isTrue();
+            assertThat(view.state()).isEqualTo("HELD");
+            assertThat(view.holder().application()).isEqualTo("orders");
+            assertThat(view.holder().pid()).isEqualTo(ProcessHandle.current().pid());
+            assertThat(view.holder().host()).isNotBlank();
+            assertThat(view.holder().since()).isNotNull();
+            assertThat(view.fencingToken()).isEqualTo(lock.fencingToken());
+            assertThat(view.leaseRemaining()).isNull();
+            assertThat(view.waiting()).isZero();
+        }
+        assertThat(endpoint.lock("job:report").held()).isFalse();
+        CuratorFramework client = reports.getBean(CuratorFramework.class);
+        assertThat(client.checkExists().forPath(node)).isNotNull();
+        orders.close();
+        assertThat(client.checkExists().forPath(node)).isNull();
+    }
+
+    @Test
     void theStoreInUseIsTheZooKeeperOne() {
         ConfigurableApplicationContext context = application();
         assertThat(context.getBean(io.github.redislock.LockProvider.class)).isInstanceOf(LockEngine.class);
