@@ -30,6 +30,17 @@ class ZnodeNamesTest {
     }
 
     @Test
+    void noNameGetsTheInstanceRegistrysNode() {
+        // '~' is always percent-encoded: no lock name's node can be the registry's.
+        for (String name : List.of(InstanceNodes.NODE, ZnodeNames.decode(InstanceNodes.NODE), "~", "%7Einstances")) {
+            assertThat(ZnodeNames.encode(name)).doesNotContain("~").isNotEqualTo(InstanceNodes.NODE);
+        }
+        for (String name : NAMES) {
+            assertThat(ZnodeNames.encode(name)).doesNotContain("~");
+        }
+    }
+
+    @Test
     void decodingGivesTheNameBack() {
         for (String name : NAMES) {
             assertThat(ZnodeNames.decode(ZnodeNames.encode(name))).isEqualTo(name);
