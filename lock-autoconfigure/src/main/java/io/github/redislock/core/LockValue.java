@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.engine.LockInspection.State;
+import io.github.redislock.engine.LockTokens;
 
 /**
  * The one place that knows what a lock key holds: {@code <owner>:<fence>}, where the owner is the holding
@@ -34,7 +35,7 @@ final class LockValue {
     static final int MAX_READ = 128;
 
     /** A random id's length: 128 bits in URL-safe Base64 without padding ({@link io.github.redislock.engine.LockTokens#randomId}). */
-    static final int ID_LENGTH = 22;
+    static final int ID_LENGTH = LockTokens.ID_LENGTH;
 
     /**
      * A value read back from a lock key, checked for the forms this library writes and nothing else (another
@@ -88,14 +89,7 @@ final class LockValue {
 
     /** Whether the characters are URL-safe Base64, as {@link io.github.redislock.engine.LockTokens#randomId} draws them. */
     static boolean isId(String text, int from, int to) {
-        for (int i = from; i < to; i++) {
-            char c = text.charAt(i);
-            if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'
-                    || c == '_')) {
-                return false;
-            }
-        }
-        return true;
+        return LockTokens.isId(text, from, to);
     }
 
     private static boolean isBase36(String text, int from, int to) {

@@ -17,6 +17,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LockTokens {
 
+    /** A random id's length: 128 bits in URL-safe Base64 without padding. */
+    public static final int ID_LENGTH = 22;
+
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
     private final String id = randomId();
@@ -51,19 +54,28 @@ public final class LockTokens {
      * another client may have written.
      */
     public static @Nullable String idOf(@Nullable String token) {
-        int idLength = 22;
-        if (token == null || token.length() < idLength + 2 || token.length() > idLength + 14
-                || token.charAt(idLength) != '.') {
+        if (token == null || token.length() < ID_LENGTH + 2 || token.length() > ID_LENGTH + 14
+                || token.charAt(ID_LENGTH) != '.' || !isId(token, 0, ID_LENGTH)) {
             return null;
         }
-        for (int i = 0; i < token.length(); i++) {
+        for (int i = ID_LENGTH + 1; i < token.length(); i++) {
             char c = token.charAt(i);
-            boolean ok = (i < idLength) ? (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-                    || c == '-' || c == '_' : i == idLength || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z');
-            if (!ok) {
+            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z'))) {
                 return null;
             }
         }
-        return token.substring(0, idLength);
+        return token.substring(0, ID_LENGTH);
+    }
+
+    /** Whether the characters from {@code from} to {@code to} are URL-safe Base64, as {@link #randomId} draws them. */
+    public static boolean isId(CharSequence text, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'
+                    || c == '_')) {
+                return false;
+            }
+        }
+        return true;
     }
 }
