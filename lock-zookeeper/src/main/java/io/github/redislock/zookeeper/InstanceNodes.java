@@ -66,7 +66,8 @@ final class InstanceNodes {
     /**
      * Writes this instance's node now and after every new connection until {@link #withdraw}; once.
      * @param self this instance
-     * @param ownerId the random id that begins this instance's tokens ({@link io.github.redislock.engine.LockTokens#id})
+     * @param ownerId the random id that begins this instance's tokens
+     * ({@link io.github.redislock.engine.LockTokens#id})
      */
     void publish(InstanceInfo self, String ownerId) {
         synchronized (this.monitor) {
