@@ -72,7 +72,9 @@ class ZooKeeperTestArtifactTest {
         try (ConfigurableApplicationContext context = start(InProcessApplication.class, "/in-process")) {
             // The in-process provider was there first: the ZooKeeper engine backed off, not the other way round.
             assertThat(context.getBean(LockProvider.class)).isInstanceOf(InProcessLockProvider.class);
+            // Nor does it connect a client to an ensemble whose locks nobody takes.
             assertThat(context.getBeansOfType(LockEngine.class)).isEmpty();
+            assertThat(context.getBeansOfType(CuratorFramework.class)).isEmpty();
             InProcessLockProvider provider = context.getBean(InProcessLockProvider.class);
             Sku sku = context.getBean(Sku.class);
 
