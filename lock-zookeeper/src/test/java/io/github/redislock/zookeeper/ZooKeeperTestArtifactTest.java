@@ -20,12 +20,15 @@ import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.engine.LockEngine;
 import io.github.redislock.test.AutoConfigureInProcessLocks;
 import io.github.redislock.test.AutoConfigureLockRecorder;
+import io.github.redislock.test.InProcessLockAutoConfiguration;
 import io.github.redislock.test.InProcessLockProvider;
 import io.github.redislock.test.LockRecorder;
 import io.github.redislock.test.TestLocks;
+import io.github.redislock.zookeeper.autoconfigure.ZooKeeperLockAutoConfiguration;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -65,6 +68,14 @@ class ZooKeeperTestArtifactTest {
         // So the assertions below also show that the test artifact compiles and runs without Spring Data Redis.
         assertThat(ClassUtils.isPresent("org.springframework.data.redis.connection.RedisConnectionFactory", null))
             .isFalse();
+    }
+
+    @Test
+    void theInProcessLocksAreOrderedBeforeThisStoreByItsRealName() {
+        // lock-test names the ZooKeeper auto-configuration as text (it does not depend on this module): a rename
+        // here would silently leave the order to the class names again.
+        AutoConfiguration order = InProcessLockAutoConfiguration.class.getAnnotation(AutoConfiguration.class);
+        assertThat(order.beforeName()).containsExactly(ZooKeeperLockAutoConfiguration.class.getName());
     }
 
     @Test
