@@ -89,7 +89,11 @@ class ZooKeeperTestArtifactTest {
             InProcessLockProvider provider = context.getBean(InProcessLockProvider.class);
             Sku sku = context.getBean(Sku.class);
 
-            String key = sku.buy("sku/1", () -> assertThatLock(provider, "sku/1").isHeld());
+            String key = sku.buy("sku/1", () -> {
+                assertThatLock(provider, "sku/1").isHeld();
+                assertThatThrownBy(() -> assertThatLock(provider, "sku/1").isFree())
+                    .hasMessageContaining("Expected lock <sku/1> to be free, but it is held");
+            });
             assertThat(key).isEqualTo("sku/1");
             assertThatLock(provider, "sku/1").isFree();
             context.getBean(DistributedLockTemplate.class).run("sku/2", Duration.ZERO, null,
