@@ -16,9 +16,13 @@ import org.springframework.context.annotation.Bean;
 /**
  * Imported only by {@link AutoConfigureInProcessLocks}: an {@link InProcessLockProvider} as the application's
  * {@link LockProvider}, before {@link RedisLockAutoConfiguration}, which then builds the template and the advice on
- * it instead of on Redis.
+ * it instead of on Redis, and before the ZooKeeper store's auto-configuration (named, so that this artifact does
+ * not depend on {@code redis-lock-zookeeper}), which then backs off instead of defining its engine.
  */
-@AutoConfiguration(before = RedisLockAutoConfiguration.class)
+// Without the name, the order between the two would be left to their class names, and whichever ran first would
+// win: the test's opt-in must not depend on that.
+@AutoConfiguration(before = RedisLockAutoConfiguration.class,
+        beforeName = "io.github.redislock.zookeeper.autoconfigure.ZooKeeperLockAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "redis-lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(RedisLockProperties.class)
 public final class InProcessLockAutoConfiguration {

@@ -30,11 +30,12 @@ public final class LockAssertions {
     }
 
     /**
-     * Assertions on a lock key of the in-process provider.
+     * Assertions on a lock key of the in-process provider. Callable only where Spring Data Redis is on the class
+     * path, as the compiler must see the overload above: elsewhere (the ZooKeeper store), use
+     * {@link InProcessLockAssertions#assertThatLock}.
      * @param key the key with the provider's key prefix, as in Redis
      */
     public static LockKeyAssert assertThatLock(InProcessLockProvider provider, String key) {
-        return new LockKeyAssert(key,
-                () -> provider.isKept(key) ? LockKeyAssert.KEPT : provider.isHeld(key) ? "held" : null);
+        return InProcessLockAssertions.assertThatLock(provider, key);
     }
 }

@@ -40,13 +40,16 @@ import org.springframework.core.env.Environment;
  * and Redlock engines back off and {@link RedisLockAutoConfiguration} puts the template and
  * {@code @DistributedLock} on ZooKeeper; the application needs no Redis at all. Bad settings stop the start-up
  * with a failure analysis; an unreachable ensemble does not (lock calls then fail with
- * {@link io.github.redislock.LockException} within the connection timeout).
+ * {@link io.github.redislock.LockException} within the connection timeout). Backs off as a whole when the application
+ * (or a test, with {@code @AutoConfigureInProcessLocks}, ordered before this) already has a {@link LockProvider}:
+ * no client then connects to an ensemble whose locks nobody takes.
  */
 @AutoConfiguration(before = { RedisLockAutoConfiguration.class, RedlockAutoConfiguration.class },
         afterName = "org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration")
 @ConditionalOnClass(CuratorFramework.class)
 @ConditionalOnBooleanProperty(name = "redis-lock.enabled", matchIfMissing = true)
 @Conditional(ZooKeeperLockAutoConfiguration.OnZooKeeper.class)
+@ConditionalOnMissingBean(LockProvider.class)
 @EnableConfigurationProperties({ ZooKeeperLockProperties.class, RedisLockProperties.class })
 public final class ZooKeeperLockAutoConfiguration {
 

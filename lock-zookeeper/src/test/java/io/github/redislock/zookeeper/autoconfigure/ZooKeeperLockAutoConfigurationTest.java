@@ -118,8 +118,11 @@ class ZooKeeperLockAutoConfigurationTest {
     void anApplicationsOwnLockProviderWins() {
         this.runner.withUserConfiguration(OwnProvider.class)
             .withPropertyValues("redis-lock.zookeeper.connect-string=" + server.connectString())
-            .run((context) -> assertThat(context.getBean(LockProvider.class))
-                .isSameAs(context.getBean("ownProvider")));
+            .run((context) -> {
+                assertThat(context.getBean(LockProvider.class)).isSameAs(context.getBean("ownProvider"));
+                // The store backs off as a whole: no client connects to an ensemble whose locks nobody takes.
+                assertThat(context).doesNotHaveBean(CuratorFramework.class).doesNotHaveBean(ZooKeeperLockStore.class);
+            });
     }
 
     @Test
