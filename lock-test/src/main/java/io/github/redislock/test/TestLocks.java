@@ -1,6 +1,7 @@
 package io.github.redislock.test;
 
 import java.time.Duration;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.github.redislock.DistributedLockTemplate;
@@ -29,15 +30,22 @@ public final class TestLocks {
 
     /** Runs the job on the calling thread under an in-process lock on the key, and releases it afterwards. */
     public static void runUnder(String key, Runnable job) {
-        template().run(key, Duration.ZERO, null, job);
+        withTemplate((template) -> {
+            template.run(key, Duration.ZERO, null, job);
+            return null;
+        });
     }
 
     /** {@link #runUnder} for a job that returns a value. */
     public static <T> T callUnder(String key, Supplier<T> job) {
-        return template().execute(key, Duration.ZERO, null, job);
+        return withTemplate((template) -> template.execute(key, Duration.ZERO, null, job));
     }
 
-    private static DistributedLockTemplate template() {
-        return new DistributedLockTemplate(new InProcessLockProvider(), Duration.ZERO, OnLeaseLost.THROW);
+    private static <T> T withTemplate(Function<DistributedLockTemplate, T> call) {
+        // A provider per call, closed after it (its engine's renewal thread with it): calls in parallel tests
+        // never wait for each other.
+        try (InProcessLockProvider locks = new InProcessLockProvider()) {
+            return call.apply(new DistributedLockTemplate(locks, Duration.ZERO, OnLeaseLost.THROW));
+        }
     }
 }

@@ -145,6 +145,9 @@ class InProcessLockProviderTest {
         LockHandle taken = second.get(20, TimeUnit.SECONDS);
         assertThat(taken.fencingToken()).isGreaterThan(first.fencingToken());
         assertThat(first.isHeld()).isFalse();
+        // As on Redis: known lost once the store is asked (a check, or the release), not before.
+        assertThat(first.isLost()).isFalse();
+        assertThat(first.verifyHeld()).isFalse();
         assertThat(first.isLost()).isTrue();
         first.close();
         assertThat(taken.isHeld()).as("the old holder's release leaves the new holder alone").isTrue();

@@ -1,0 +1,303 @@
+package io.github.redislock.test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.redislock.LockException;
+import io.github.redislock.core.LockKeys;
+import io.github.redislock.engine.InstanceInfo;
+import io.github.redislock.engine.LockInspection;
+import io.github.redislock.engine.LockStore;
+import io.github.redislock.engine.LockTokens;
+import io.github.redislock.engine.StoreListener;
+import io.github.redislock.engine.StoreLock;
+
+/**
+ * Locks kept in this JVM's memory: the store under the {@code LockEngine} of an {@link InProcessLockProvider}, so
+ * that what the engine does for Redis (reentrancy, multi-key, holdAtLeast, renewal, loss, the endpoint's state)
+ * it does here too. Leases are counted by this JVM's clock, as Redis counts them by its own: a lock whose lease
+ * runs out unextended is free, and its holder finds it lost at its next renewal, check or release.
+ * <p>
+ * One {@link ReentrantLock} guards the map of {@link KeySlot}s and everything in them; nothing blocks while holding
+ * it except a waiting take, which releases it while it waits. Each key goes through these states:
+ * <pre>
+ * state          event                                                  next state
+ * FREE(f)        a take finds nobody waiting before it                  HELD(t, f+1): the lease counts from now
+ * FREE(f)        a take finds others waiting before it                  FREE(f): it joins the end of the line
+ * HELD(t, f)     a take of another token                                HELD(t, f): it joins the line, or gives up
+ *                                                                       at its deadline (null)
+ * HELD(t, f)     an extension by t before the lease ends                HELD(t, f): the lease counts from now
+ * HELD(t, f)     a release by t, no keep                                FREE(f): the first in line is woken
+ * HELD(t, f)     a release by t, keep N ms                              KEPT(f): until N ms from now; the first
+ *                                                                       in line is woken to wait for its end
+ * HELD(t, f)     the lease ends (now reaches it)                        FREE(f)
+ * KEPT(f)        the keep ends                                          FREE(f)
+ * any            a release, extension or check by a token that does    unchanged: it answers "not held"
+ *                not hold the key (or whose lease has ended)
+ * </pre>
+ * The line of a key is fair: a take waits behind every take that came before it, and only the first in line
+ * takes a FREE key; each waiting take waits on a {@link Condition} of its own, and is woken when the key is
+ * released or kept, or when it becomes first. The first in line also wakes by itself when the holder's lease
+ * (or the keep) ends, so a lock whose holder stopped extending it passes on without anybody telling. A take
+ * that leaves the line (it took the key, its deadline passed, it was interrupted, the store closed) wakes the
+ * next one. Fencing tokens count up per key from 1 and are never reused, also across the key being FREE; a
+ * release, extension or check compares both the token and the fencing token with the key's, so an old holder
+ * can never touch a later one's lock.
+ */
+final class InMemoryLockStore implements LockStore {
+
+    private final String keyPrefix;
+
+    private final ReentrantLock lock = new ReentrantLock();
+
+    /** Every key ever taken, with its last fencing token (as Redis keeps a key's counter); guarded by lock. */
+    private final Map<String, KeySlot> slots = new HashMap<>();
+
+    /** The instances whose tokens this store holds, by the id that begins their tokens. */
+    private final Map<String, InstanceInfo> instances = new ConcurrentHashMap<>();
+
+    /** Guarded by lock. */
+    private boolean closed;
+
+    /** @param keyPrefix put in front of every key, like {@code redis-lock.key-prefix} */
+    InMemoryLockStore(String keyPrefix) {
+        this.keyPrefix = keyPrefix;
+    }
+
+    /** The key rules of the Redis stores (a length limit, no {@code ~lock~}), so that tests refuse what they do. */
+    @Override
+    public String key(String name) {
+        return LockKeys.checked(this.keyPrefix, name);
+    }
+
+    @Override
+    public @Nullable StoreLock take(String key, String token, long leaseMillis, boolean renewed, long deadlineNanos) {
+        long leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+        this.lock.lock();
+        try {
+            KeySlot slot = this.slots.computeIfAbsent(key, KeySlot::new);
+            Condition me = null;
+            try {
+                while (true) {
+                    if (this.closed) {
+                        throw new LockException("The in-process lock store is closed; lock '" + key + "' not taken");
+                    }
+                    long now = System.nanoTime();
+                    KeySlot.State state = slot.state(now);
+                    if (state == KeySlot.State.FREE && (slot.line.isEmpty() || slot.line.peekFirst() == me)) {
+                        long fence = slot.take(token, now, leaseNanos);
+                        return new InMemoryLock(this, key, token, fence, now);
+                    }
+                    long left = deadlineNanos - now;
+                    if (left <= 0) {
+                        return null;
+                    }
+                    if (me == null) {
+                        me = this.lock.newCondition();
+                        slot.line.addLast(me);
+                    }
+                    if (slot.line.peekFirst() == me && state != KeySlot.State.FREE) {
+                        // First in line: nobody tells when a lease or keep ends, so wake then by itself.
+                        left = Math.min(left, slot.untilNanos() - now);
+                    }
+                    me.awaitNanos(left);
+                }
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new LockException("Interrupted while waiting for lock '" + key + "'", ex);
+            }
+            finally {
+                if (me != null) {
+                    leaveLine(slot, me);
+                }
+            }
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /** The take leaves the line; if it was first, the next one is first now and must look at the key. */
+    private static void leaveLine(KeySlot slot, Condition me) {
+        boolean wasFirst = slot.line.peekFirst() == me;
+        slot.line.remove(me);
+        if (wasFirst) {
+            slot.signalFirst();
+        }
+    }
+
+    @Override
+    public boolean leased() {
+        return true;
+    }
+
+    /** Extends each lock whose key it still holds; one pass under the store's lock. */
+    @Override
+    public boolean[] extend(List<StoreLock> locks, long leaseMillis) {
+        long leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+        boolean[] extended = new boolean[locks.size()];
+        this.lock.lock();
+        try {
+            long now = System.nanoTime();
+            for (int i = 0; i < extended.length; i++) {
+                KeySlot slot = heldSlot(locks.get(i), now);
+                if (slot != null) {
+                    slot.extend(now, leaseNanos);
+                    extended[i] = true;
+                }
+            }
+        }
+        finally {
+            this.lock.unlock();
+        }
+        return extended;
+    }
+
+    /** Releases, or keeps for {@code keepMillis}, if the key is still this lock's; false otherwise. */
+    boolean release(InMemoryLock held, long keepMillis) {
+        this.lock.lock();
+        try {
+            long now = System.nanoTime();
+            KeySlot slot = heldSlot(held, now);
+            if (slot == null) {
+                return false;
+            }
+            if (keepMillis > 0) {
+                slot.keep(now, TimeUnit.MILLISECONDS.toNanos(keepMillis));
+            }
+            else {
+                slot.free();
+            }
+            // Kept too: the first in line then waits, with a timeout, for the keep to end.
+            slot.signalFirst();
+            return true;
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /** Whether the key is still this lock's. */
+    boolean verify(InMemoryLock held) {
+        this.lock.lock();
+        try {
+            return heldSlot(held, System.nanoTime()) != null;
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /** The lock's slot if its key is HELD by exactly its token and fencing token now; else {@code null}. */
+    private @Nullable KeySlot heldSlot(StoreLock held, long now) {
+        KeySlot slot = this.slots.get(held.key());
+        return (slot != null && slot.heldBy(held.token(), held.fencingToken(), now)) ? slot : null;
+    }
+
+    /** The state of the key (prefix included) now; FREE for a key never taken. */
+    KeySlot.State state(String key) {
+        this.lock.lock();
+        try {
+            KeySlot slot = this.slots.get(key);
+            return (slot != null) ? slot.state(System.nanoTime()) : KeySlot.State.FREE;
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /**
+     * Nothing to report: the store loses a lock only when its lease ends, which the engine finds at the renewal,
+     * check or release that follows, as it does on Redis.
+     */
+    @Override
+    public void listen(StoreListener listener) {
+    }
+
+    @Override
+    public String describe() {
+        return "in-process (this JVM only)";
+    }
+
+    /** How many takes wait per key now. */
+    @Override
+    public Map<String, Integer> waiting() {
+        this.lock.lock();
+        try {
+            Map<String, Integer> waiting = new TreeMap<>();
+            for (KeySlot slot : this.slots.values()) {
+                if (!slot.line.isEmpty()) {
+                    waiting.put(slot.key, slot.line.size());
+                }
+            }
+            return waiting;
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /** Names the instance whose tokens begin with {@code ownerId}, for {@link #inspect}. */
+    void publishInstance(String ownerId, InstanceInfo instance) {
+        this.instances.put(ownerId, instance);
+    }
+
+    /**
+     * Who holds the key: FREE, HELD (the holder named from its token's id, {@code UNKNOWN} for an id no instance
+     * was published under), or KEPT; waiting counts the takes in line.
+     */
+    @Override
+    public LockInspection inspect(String key) {
+        this.lock.lock();
+        try {
+            KeySlot slot = this.slots.get(key);
+            long now = System.nanoTime();
+            KeySlot.State state = (slot != null) ? slot.state(now) : KeySlot.State.FREE;
+            Integer waiting = (slot != null) ? slot.line.size() : 0;
+            if (slot == null || state == KeySlot.State.FREE) {
+                return LockInspection.free(key, waiting);
+            }
+            Instant since = Instant.now().minusNanos(now - slot.takenAtNanos());
+            Duration left = Duration.ofNanos(slot.untilNanos() - now);
+            if (state == KeySlot.State.KEPT) {
+                return new LockInspection(key, LockInspection.State.KEPT, null, slot.fence(), since, left, waiting);
+            }
+            String id = LockTokens.idOf(slot.holderToken());
+            InstanceInfo instance = (id != null) ? this.instances.get(id) : null;
+            LockInspection.Holder holder = (instance != null) ? LockInspection.Holder.of(instance)
+                    : LockInspection.Holder.UNKNOWN;
+            return new LockInspection(key, LockInspection.State.HELD, holder, slot.fence(), since, left, waiting);
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /** Takes fail from now on, waiting ones too; held locks stay until released or their leases end. */
+    @Override
+    public void close() {
+        this.lock.lock();
+        try {
+            this.closed = true;
+            for (KeySlot slot : this.slots.values()) {
+                for (Condition waiter : slot.line) {
+                    waiter.signal();
+                }
+            }
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+}

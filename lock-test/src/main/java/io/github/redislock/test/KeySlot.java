@@ -1,0 +1,123 @@
+package io.github.redislock.test;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.Condition;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One key of an {@link InMemoryLockStore}: its state ({@link State}), the last fencing token it handed out, and
+ * the line of takes waiting for it. Not thread-safe: every method is called with the store's lock held, which
+ * guards every slot; the transitions are the store's (see its Javadoc).
+ */
+final class KeySlot {
+
+    /** Where a key is. */
+    enum State {
+
+        /** Nobody holds it; the next take gets it with the next fencing token. */
+        FREE,
+
+        /** A holder has it until its lease ends ({@link #untilNanos}). */
+        HELD,
+
+        /** Owned by nobody after its holder's work ended, until holdAtLeast has passed ({@link #untilNanos}). */
+        KEPT
+    }
+
+    final String key;
+
+    /** The takes waiting for the key, first come first served: only the first may take it. */
+    final ArrayDeque<Condition> line = new ArrayDeque<>();
+
+    private State state = State.FREE;
+
+    /** The last fencing token handed out for the key (0: none yet); it never goes down. */
+    private long lastFence;
+
+    /** HELD: the holder's value, compared with what a release, extension or check brings. */
+    private @Nullable String holderToken;
+
+    /** HELD, KEPT: the fencing token of the acquisition that holds (or held) the key. */
+    private long fence;
+
+    /** HELD, KEPT: when the acquisition took the key ({@link System#nanoTime()}). */
+    private long takenAtNanos;
+
+    /** HELD: when the lease ends; KEPT: when the keep ends ({@link System#nanoTime()}). */
+    private long untilNanos;
+
+    KeySlot(String key) {
+        this.key = key;
+    }
+
+    /**
+     * The state at {@code nowNanos}: a lease or keep that has run out moves the key to FREE first (nobody needs to
+     * be told, since the first waiter waits with a timeout that ends when it runs out).
+     */
+    State state(long nowNanos) {
+        if (this.state != State.FREE && nowNanos - this.untilNanos >= 0) {
+            this.state = State.FREE;
+            this.holderToken = null;
+        }
+        return this.state;
+    }
+
+    /** FREE to HELD for this token; the lease counts from {@code nowNanos}. Returns the new fencing token. */
+    long take(String token, long nowNanos, long leaseNanos) {
+        this.state = State.HELD;
+        this.holderToken = token;
+        this.fence = ++this.lastFence;
+        this.takenAtNanos = nowNanos;
+        this.untilNanos = nowNanos + leaseNanos;
+        return this.fence;
+    }
+
+    /** Whether the key is HELD at {@code nowNanos} by exactly this value (token and fencing token). */
+    boolean heldBy(String token, long fence, long nowNanos) {
+        return state(nowNanos) == State.HELD && token.equals(this.holderToken) && this.fence == fence;
+    }
+
+    /** HELD: the lease now ends {@code leaseNanos} after {@code nowNanos}. */
+    void extend(long nowNanos, long leaseNanos) {
+        this.untilNanos = nowNanos + leaseNanos;
+    }
+
+    /** HELD to FREE. */
+    void free() {
+        this.state = State.FREE;
+        this.holderToken = null;
+    }
+
+    /** HELD to KEPT, owned by nobody, until {@code keepNanos} after {@code nowNanos}. */
+    void keep(long nowNanos, long keepNanos) {
+        this.state = State.KEPT;
+        this.holderToken = null;
+        this.untilNanos = nowNanos + keepNanos;
+    }
+
+    /** Wakes the first waiting take, if any, to look at the key again. */
+    void signalFirst() {
+        Condition first = this.line.peekFirst();
+        if (first != null) {
+            first.signal();
+        }
+    }
+
+    /** HELD: the holder's token; else {@code null}. */
+    @Nullable String holderToken() {
+        return this.holderToken;
+    }
+
+    long fence() {
+        return this.fence;
+    }
+
+    long takenAtNanos() {
+        return this.takenAtNanos;
+    }
+
+    long untilNanos() {
+        return this.untilNanos;
+    }
+}
