@@ -12,6 +12,7 @@ import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockLossDetection;
+import io.github.redislock.engine.Extension;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockEngineProbe;
 import io.github.redislock.engine.LockInspection;
@@ -154,19 +155,33 @@ final class RedisLockStore implements LockStore {
     /**
      * Extends every lock of a hash slot with one {@code renew.lua} (compare-and-extend: a key released meanwhile,
      * or someone else's, is left alone): one round trip on a standalone or Sentinel connection, one per slot on a
-     * cluster.
+     * cluster. A slot whose round trip fails leaves its locks {@link Extension#UNKNOWN} and the other slots'
+     * answers stand; when every one fails, the first failure is thrown.
      */
     @Override
-    public boolean[] extend(List<StoreLock> locks, long leaseMillis) {
-        boolean[] extended = new boolean[locks.size()];
+    public Extension[] extend(List<StoreLock> locks, long leaseMillis) {
+        Extension[] extended = new Extension[locks.size()];
         Map<Integer, List<Integer>> groups = bySlot(locks);
+        RuntimeException failure = null;
+        int answered = 0;
         for (List<Integer> group : groups.values()) {
             List<HeldLock> batch = new ArrayList<>(group.size());
             for (int index : group) {
                 batch.add((HeldLock) locks.get(index));
             }
             long sentAt = System.nanoTime();
-            boolean[] answers = this.protocol.renew(batch, leaseMillis);
+            boolean[] answers;
+            try {
+                answers = this.protocol.renew(batch, leaseMillis);
+            }
+            catch (RuntimeException ex) {
+                failure = (failure != null) ? failure : ex;
+                for (int index : group) {
+                    extended[index] = Extension.UNKNOWN;
+                }
+                continue;
+            }
+            answered++;
             for (int i = 0; i < answers.length; i++) {
                 HeldLock lock = batch.get(i);
                 if (answers[i]) {
@@ -175,8 +190,11 @@ final class RedisLockStore implements LockStore {
                 else {
                     lock.markLost();
                 }
-                extended[group.get(i)] = answers[i];
+                extended[group.get(i)] = answers[i] ? Extension.EXTENDED : Extension.NOT_HELD;
             }
+        }
+        if (failure != null && answered == 0) {
+            throw failure;
         }
         return extended;
     }

@@ -53,17 +53,20 @@ public interface LockStore extends AutoCloseable {
 
     /**
      * Extends the leases of these held, renewed locks to {@code leaseMillis}, in as few round trips as the store
-     * can (the engine calls it once per tick, every third of the lease, with every renewed lock it holds whose lease has not run out by the local
-     * clock; a lock
-     * whose release is on its way may still be among them, and must be left alone by a compare-and-extend).
-     * @return per lock, in order: true when extended (its lease now counts from when this call began, unless this
-     * call returned only after the lease had run out by the local clock: the engine then marks it lost), false when
-     * the store no longer holds it (the engine marks it lost, detection RENEWAL)
-     * @throws io.github.redislock.LockException if the store could not be asked: the engine retries next tick,
-     * and the locks count as held until their leases run out by the local clock; a lock whose lease runs out
-     * before a round confirms its extension is lost (detection RENEWAL), and not offered to this method again
+     * can. The engine calls it once per tick, every third of the lease, with every renewed lock it holds whose
+     * lease has not run out by the local clock; a lock whose release is on its way may still be among them, and
+     * must be left alone by a compare-and-extend.
+     * @return per lock, in order: {@link Extension#EXTENDED} (its lease now counts from when this call began,
+     * unless this call returned only after the lease had run out by the local clock: the engine then marks it
+     * lost), {@link Extension#NOT_HELD} when the store no longer holds it (the engine marks it lost, detection
+     * RENEWAL), or {@link Extension#UNKNOWN} when the store could not tell for this lock this time (the engine
+     * asks again next tick; the other locks' answers stand)
+     * @throws io.github.redislock.LockException if the store could not be asked at all: every lock is then
+     * {@link Extension#UNKNOWN} for this tick. An unknown lock counts as held until its lease runs out by the
+     * local clock; a lock whose lease runs out before a round confirms its extension is lost (detection RENEWAL),
+     * and not offered to this method again
      */
-    boolean[] extend(List<StoreLock> locks, long leaseMillis);
+    Extension[] extend(List<StoreLock> locks, long leaseMillis);
 
     /**
      * Called once by the engine, before any take: where the store reports a loss it notices by itself (a

@@ -17,18 +17,22 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import io.github.redislock.LockException;
+
 /**
  * The watchdog of one engine: keeps every renewed lock alive, asking the store to extend all of them together
  * every third of the lease ({@link LockStore#extend}, one call per tick however many are held; the store
  * batches its round trips as it can). A lock stops being renewed the moment its release begins; one the store
- * says it no longer holds is handed to {@code lost} (which marks and signals it). A round the store cannot
- * answer is retried next tick, and the locks count as held until their leases run out by the local clock. A lock
- * whose lease runs out with no extension confirmed before (the rounds failed, or answered only after it ran out)
- * is handed to {@code lost} too, and never extended again: the store can no longer vouch for it (one Redis has
- * expired the key; on Redlock no majority confirmed it within its validity), and extending it further could only
- * keep alive copies that no longer make it held (Redlock: those on a minority of nodes, outliving the restart of
- * the nodes that forgot it) or have it count as held again after it had stopped. What is left of it in the store
- * goes with its release, when the section ends.
+ * says it no longer holds ({@link Extension#NOT_HELD}) is handed to {@code lost} (which marks and signals it). A
+ * round the store cannot answer, or a lock it cannot answer for this tick ({@link Extension#UNKNOWN}), is retried
+ * next tick, and those locks count as held until their leases run out by the local clock; the other locks of the
+ * round keep what the store said of them. A lock whose lease runs out with no extension confirmed before (the
+ * rounds failed or left it unknown, or answered only after it ran out) is handed to {@code lost} too, and never
+ * extended again: the store can no longer vouch for it (one Redis has expired the key; on Redlock no majority
+ * confirmed it within its validity), and extending it further could only keep alive copies that no longer make
+ * it held (Redlock: those on a minority of nodes, outliving the restart of the nodes that forgot it) or have it
+ * count as held again after it had stopped. What is left of it in the store goes with its release, when the
+ * section ends.
  * <p>
  * It runs on the scheduler it is given, so a test can tick it by hand ({@link #tick()}).
  */
@@ -132,9 +136,9 @@ final class Renewer implements AutoCloseable {
         for (Entry entry : batch) {
             locks.add(entry.lock);
         }
-        boolean[] extended;
+        Extension[] answers;
         try {
-            extended = this.store.extend(locks, this.leaseMillis);
+            answers = this.store.extend(locks, this.leaseMillis);
         }
         catch (RuntimeException ex) {
             failed(batch.size(), ex);
@@ -143,15 +147,28 @@ final class Renewer implements AutoCloseable {
             return;
         }
         long answeredAt = System.nanoTime();
-        for (int i = 0; i < extended.length; i++) {
+        int unknown = 0;
+        for (int i = 0; i < answers.length; i++) {
             Entry entry = batch.get(i);
-            if (extended[i] && !entry.leaseRanOut(answeredAt)) {
+            if (answers[i] == Extension.UNKNOWN) {
+                // Asked again next tick; lost only if its lease runs out first.
+                unknown++;
+                if (entry.leaseRanOut(answeredAt)) {
+                    this.lost.accept(entry);
+                }
+            }
+            else if (answers[i] == Extension.EXTENDED && !entry.leaseRanOut(answeredAt)) {
                 entry.extended(sentAt);
             }
             else {
-                // Not extended, or confirmed only after its lease had run out by the local clock.
+                // Not held, or confirmed only after its lease had run out by the local clock.
                 this.lost.accept(entry);
             }
+        }
+        if (unknown > 0) {
+            failed(unknown, new LockException("The store could not confirm the extension of " + unknown + " of "
+                    + answers.length + " lock(s) this round; retrying next tick"));
+            return;
         }
         this.lastSuccess = Instant.now();
         if (this.failing) {

@@ -20,6 +20,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.redislock.LockException;
 import io.github.redislock.core.HolderView;
 import io.github.redislock.core.LockKeys;
+import io.github.redislock.engine.Extension;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockTokens;
@@ -255,17 +256,19 @@ final class RedlockStore implements LockStore {
 
     /**
      * Extends each lock on every node that took it, the locks' rounds in parallel (a few at a time, so that no
-     * node gets more calls at once than it may have on their way). A lock is extended when a majority extended
-     * it within the validity counted from when its round began; it is no longer held when a majority answered
-     * and fewer extended it.
-     * @throws LockException if, for some lock, fewer than a majority of nodes answered: held or not is unknown
-     * until the next round
+     * node gets more calls at once than it may have on their way). Per lock, on its own round:
+     * {@link Extension#EXTENDED} when a majority extended it within the validity counted from when its round
+     * began; {@link Extension#NOT_HELD} when more nodes answered that they no longer hold it than a majority can
+     * spare; otherwise {@link Extension#UNKNOWN} (nodes unreachable or slow, or the majority came too late).
+     * @throws LockException if no lock's round was decided (every one unknown, for want of answers): the store
+     * could not be asked
      */
     @Override
-    public boolean[] extend(List<StoreLock> locks, long leaseMillis) {
-        boolean[] extended = new boolean[locks.size()];
+    public Extension[] extend(List<StoreLock> locks, long leaseMillis) {
+        Extension[] extended = new Extension[locks.size()];
         int batch = Math.max(1, RedlockNode.MAX_CALLS_IN_FLIGHT / 2);
-        LockException unanswered = null;
+        LockException unknown = null;
+        boolean decided = false;
         for (int from = 0; from < locks.size(); from += batch) {
             int to = Math.min(locks.size(), from + batch);
             long start = System.nanoTime();
@@ -283,20 +286,33 @@ final class RedlockStore implements LockStore {
                     Thread.currentThread().interrupt();
                     throw new LockException("Interrupted while extending Redlock leases", ex);
                 }
-                if (round.successes() >= this.quorum && System.nanoTime() - validUntil < 0) {
-                    extended[i] = true;
+                extended[i] = outcome(round, validUntil);
+                if (extended[i] == Extension.UNKNOWN) {
+                    LockException why = new LockException("Only " + round.successes() + " of " + this.nodes.length
+                            + " Redlock nodes extended lock '" + locks.get(i).key() + "' in time and "
+                            + round.refused() + " refused; a majority (" + this.quorum
+                            + ") is needed either way", round.firstError());
+                    logger.debug(why.getMessage(), why);
+                    unknown = (unknown != null) ? unknown : why;
                 }
-                else if (round.answered() < this.quorum && unanswered == null) {
-                    unanswered = new LockException("Only " + round.answered() + " of " + this.nodes.length
-                            + " Redlock nodes answered the extension of lock '" + locks.get(i).key() + "'",
-                            round.firstError());
+                else {
+                    decided = true;
                 }
             }
         }
-        if (unanswered != null) {
-            throw unanswered;
+        if (!decided && unknown != null) {
+            throw unknown;
         }
         return extended;
+    }
+
+    /** What one lock's extension round says, once it is decided or its validity has passed. */
+    private Extension outcome(Round<Boolean> round, long validUntil) {
+        if (round.successes() >= this.quorum && System.nanoTime() - validUntil < 0) {
+            return Extension.EXTENDED;
+        }
+        // Nodes that answered without extending: the key is gone there (expired, released, someone else's).
+        return (round.refused() > this.nodes.length - this.quorum) ? Extension.NOT_HELD : Extension.UNKNOWN;
     }
 
     /** Redlock notices no loss by itself: renewal, release and checks find them. */

@@ -130,6 +130,11 @@ final class Round<T> {
         return this.successes;
     }
 
+    /** Nodes that answered without an error, and not with a success. */
+    synchronized int refused() {
+        return this.failures - this.errors;
+    }
+
     /** Nodes that answered at all (successfully or not, but without an error). */
     synchronized int answered() {
         int answered = 0;

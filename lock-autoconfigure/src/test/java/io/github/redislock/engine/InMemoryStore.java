@@ -3,8 +3,10 @@ package io.github.redislock.engine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -37,6 +39,9 @@ final class InMemoryStore implements LockStore {
     private long fences;
 
     private @Nullable String failing;
+
+    /** Keys whose extension the store answers as unknown, neither extending nor dropping them. */
+    private final Set<String> unknown = new HashSet<>();
 
     private @Nullable RuntimeException extensionFailure;
 
@@ -90,7 +95,7 @@ final class InMemoryStore implements LockStore {
     }
 
     @Override
-    public boolean[] extend(List<StoreLock> locks, long leaseMillis) {
+    public Extension[] extend(List<StoreLock> locks, long leaseMillis) {
         Runnable during;
         synchronized (this) {
             List<String> names = new ArrayList<>();
@@ -108,13 +113,19 @@ final class InMemoryStore implements LockStore {
             during.run();
         }
         synchronized (this) {
-            boolean[] extended = new boolean[locks.size()];
+            Extension[] extended = new Extension[locks.size()];
             long now = System.nanoTime();
             for (int i = 0; i < extended.length; i++) {
                 Held held = (Held) locks.get(i);
-                if (this.keys.get(held.key) == held && now - held.expiresAt < 0) {
+                if (this.unknown.contains(held.key)) {
+                    extended[i] = Extension.UNKNOWN;
+                }
+                else if (this.keys.get(held.key) == held && now - held.expiresAt < 0) {
                     held.expiresAt = now + TimeUnit.MILLISECONDS.toNanos(leaseMillis) + this.outlastNanos;
-                    extended[i] = true;
+                    extended[i] = Extension.EXTENDED;
+                }
+                else {
+                    extended[i] = Extension.NOT_HELD;
                 }
             }
             return extended;
@@ -174,6 +185,11 @@ final class InMemoryStore implements LockStore {
 
     synchronized void failOn(String key) {
         this.failing = key;
+    }
+
+    /** Answers the key's extensions as unknown from now on, as a store that cannot reach a majority for it. */
+    synchronized void answerUnknownFor(String key) {
+        this.unknown.add(key);
     }
 
     synchronized void failNextExtension(RuntimeException failure) {

@@ -125,6 +125,35 @@ class RenewalAndLossTest {
     }
 
     /**
+     * One lock the store cannot answer for (UNKNOWN) stays held, unextended, and is asked again next tick, while
+     * the other lock of the same round is extended and one the store no longer holds is lost: each lock keeps
+     * what the store said of it.
+     */
+    @Test
+    void eachLockOfARoundKeepsItsOwnAnswerAndAnUnknownOneIsAskedAgain() {
+        LockHandle unknown = renewed("u");
+        LockHandle extended = renewed("e");
+        LockHandle gone = renewed("g");
+        Entry entry = ((EngineHandle) unknown).entry();
+        long leaseStart = entry.leaseStartNanos();
+        await().until(() -> System.nanoTime() - leaseStart > 0);
+        this.store.answerUnknownFor("u");
+        this.store.lose("g");
+        this.scheduler.tick();
+        assertThat(this.lost).containsExactly("g 3 RENEWAL");
+        assertThat(unknown.isHeld() && extended.isHeld()).isTrue();
+        assertThat(entry.leaseStartNanos()).isEqualTo(leaseStart);
+        assertThat(((EngineHandle) extended).entry().leaseStartNanos() - leaseStart).isPositive();
+        assertThat(this.engine.state().renewal().failing()).isTrue();
+        this.scheduler.tick();
+        assertThat(this.store.extensions.get(1)).containsExactlyInAnyOrder("u", "e");
+        unknown.close();
+        extended.close();
+        gone.close();
+        assertThat(this.lost).hasSize(1);
+    }
+
+    /**
      * HELD to LOST by the local clock: a lease that ran out with no extension confirmed is lost at the next tick,
      * signalled once (RENEWAL) and never offered to the store again, even though the store still keeps the key (as
      * Redlock nodes a renewal still reaches once the majority is gone): extending it could only keep that copy

@@ -22,6 +22,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
 import io.github.redislock.LockLossDetection;
+import io.github.redislock.engine.Extension;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockInspection.Holder;
@@ -350,12 +351,15 @@ public final class ZooKeeperLockStore implements LockStore {
         return false;
     }
 
-    /** Never called by the engine (the store is not leased); answers whether each lock is still valid. */
+    /**
+     * Never called by the engine (the store is not leased, nothing to extend): a lock is as good as extended while
+     * its session is connected, unknown while the connection is suspended.
+     */
     @Override
-    public boolean[] extend(List<StoreLock> locks, long leaseMillis) {
-        boolean[] held = new boolean[locks.size()];
+    public Extension[] extend(List<StoreLock> locks, long leaseMillis) {
+        Extension[] held = new Extension[locks.size()];
         for (int i = 0; i < held.length; i++) {
-            held[i] = locks.get(i).isValid();
+            held[i] = locks.get(i).isValid() ? Extension.EXTENDED : Extension.UNKNOWN;
         }
         return held;
     }
