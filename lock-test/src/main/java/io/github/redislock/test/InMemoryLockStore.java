@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
 import io.github.redislock.core.LockKeys;
+import io.github.redislock.engine.Extension;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockStore;
@@ -36,7 +37,9 @@ import io.github.redislock.engine.StoreLock;
  * FREE(f)        a take finds others waiting before it                  FREE(f): it joins the end of the line
  * HELD(t, f)     a take of another token                                HELD(t, f): it joins the line, or gives up
  *                                                                       at its deadline (null)
- * HELD(t, f)     an extension by t before the lease ends                HELD(t, f): the lease counts from now
+ * HELD(t, f)     an extension by t before the lease ends                HELD(t, f): the lease counts from now;
+ *                                                                       the first in line is woken to wait for
+ *                                                                       the new end
  * HELD(t, f)     a release by t, no keep                                FREE(f): the first in line is woken
  * HELD(t, f)     a release by t, keep N ms                              KEPT(f): until N ms from now; the first
  *                                                                       in line is woken to wait for its end
@@ -47,12 +50,12 @@ import io.github.redislock.engine.StoreLock;
  * </pre>
  * The line of a key is fair: a take waits behind every take that came before it, and only the first in line
  * takes a FREE key; each waiting take waits on a {@link Condition} of its own, and is woken when the key is
- * released or kept, or when it becomes first. The first in line also wakes by itself when the holder's lease
- * (or the keep) ends, so a lock whose holder stopped extending it passes on without anybody telling. A take
- * that leaves the line (it took the key, its deadline passed, it was interrupted, the store closed) wakes the
- * next one. Fencing tokens count up per key from 1 and are never reused, also across the key being FREE; a
- * release, extension or check compares both the token and the fencing token with the key's, so an old holder
- * can never touch a later one's lock.
+ * released, kept or extended, or when it becomes first. The first in line also wakes by itself when the
+ * holder's lease (or the keep) ends, so a lock whose holder stopped extending it passes on without anybody
+ * telling. A take that leaves the line (it took the key, its deadline passed, it was interrupted, the store
+ * closed) wakes the next one. Fencing tokens count up per key from 1 and are never reused, also across the key
+ * being FREE; a release, extension or check compares both the token and the fencing token with the key's, so an
+ * old holder can never touch a later one's lock.
  */
 final class InMemoryLockStore implements LockStore {
 
@@ -144,9 +147,9 @@ final class InMemoryLockStore implements LockStore {
 
     /** Extends each lock whose key it still holds; one pass under the store's lock. */
     @Override
-    public boolean[] extend(List<StoreLock> locks, long leaseMillis) {
+    public Extension[] extend(List<StoreLock> locks, long leaseMillis) {
         long leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
-        boolean[] extended = new boolean[locks.size()];
+        Extension[] extended = new Extension[locks.size()];
         this.lock.lock();
         try {
             long now = System.nanoTime();
@@ -154,8 +157,11 @@ final class InMemoryLockStore implements LockStore {
                 KeySlot slot = heldSlot(locks.get(i), now);
                 if (slot != null) {
                     slot.extend(now, leaseNanos);
-                    extended[i] = true;
+                    // The first in line waits for the end of the lease; it has just moved.
+                    slot.signalFirst();
                 }
+                // Never UNKNOWN: memory always answers.
+                extended[i] = (slot != null) ? Extension.EXTENDED : Extension.NOT_HELD;
             }
         }
         finally {

@@ -26,8 +26,9 @@ import org.springframework.core.env.Environment;
  * Imported only by {@link AutoConfigureInProcessLocks}: an {@link InProcessLockProvider} as the application's
  * {@link LockProvider} (with {@code redis-lock.lease-time} as its renewed lease, and a {@link LockLostEvent} for
  * each lock found lost, as the production engines have them), before {@link RedisLockAutoConfiguration}, which
- * then builds the template and the advice on it instead of on Redis, and before the ZooKeeper store's auto-configuration (named, so that this artifact does
- * not depend on {@code redis-lock-zookeeper}), which then backs off instead of defining its engine.
+ * then builds the template and the advice on it instead of on Redis, and before the ZooKeeper store's
+ * auto-configuration (named, so that this artifact does not depend on {@code redis-lock-zookeeper}), which then
+ * backs off instead of defining its engine.
  */
 // Without the name, the order between the two would be left to their class names, and whichever ran first would
 // win: the test's opt-in must not depend on that.
