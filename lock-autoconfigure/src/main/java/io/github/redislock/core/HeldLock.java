@@ -57,12 +57,6 @@ final class HeldLock implements StoreLock {
     /** The store whose waiting and protocol release and check it; set once, before the engine sees the lock. */
     private volatile @Nullable RedisLockStore store;
 
-    /** Taken in Redis by an attempt sent at {@code sentAtNanos}, free or handed over to this application. */
-    HeldLock(LockKey key, String value, long fence, long leaseMillis, boolean renewed, long sentAtNanos,
-            boolean handedOver) {
-        this(key, value, fence, leaseMillis, renewed, sentAtNanos, handedOver, 0, sentAtNanos);
-    }
-
     private HeldLock(LockKey key, String value, long fence, long leaseMillis, boolean renewed, long sentAtNanos,
             boolean handedOver, int handovers, long tenureStartNanos) {
         this.key = key;
@@ -74,6 +68,15 @@ final class HeldLock implements StoreLock {
         this.handovers = handovers;
         this.tenureStartNanos = tenureStartNanos;
         this.leaseStartNanos = sentAtNanos;
+    }
+
+    /**
+     * Taken in Redis by an attempt that acquired it, free or handed over to this application: the key holds the
+     * token with the attempt's fencing token, and the lease runs from when the attempt was sent.
+     */
+    static HeldLock taken(LockKey key, String token, long leaseMillis, boolean renewed, Attempt attempt) {
+        return new HeldLock(key, LockValue.of(token, attempt.fence()), attempt.fence(), leaseMillis, renewed,
+                attempt.sentAtNanos(), attempt.isHandedOver(), 0, attempt.sentAtNanos());
     }
 
     /**

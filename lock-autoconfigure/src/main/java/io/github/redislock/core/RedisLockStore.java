@@ -138,7 +138,7 @@ final class RedisLockStore implements LockStore {
             // Released in Redis, never passed on to a thread here: the lock did not count.
             lock.markReleased();
             try {
-                this.waiting.release(lock, false);
+                this.waiting.release(lock, false, 0);
             }
             catch (RuntimeException suppressed) {
                 ex.addSuppressed(suppressed);

@@ -151,12 +151,7 @@ final class Waiting {
             return null;
         }
         Attempt attempt = this.protocol.acquire(key, token, leaseMillis, null, 0);
-        return attempt.isAcquired() ? held(key, token, leaseMillis, renewed, attempt) : null;
-    }
-
-    private static HeldLock held(LockKey key, String token, long leaseMillis, boolean renewed, Attempt attempt) {
-        return new HeldLock(key, LockValue.of(token, attempt.fence()), attempt.fence(), leaseMillis, renewed,
-                attempt.sentAtNanos(), attempt.isHandedOver());
+        return attempt.isAcquired() ? HeldLock.taken(key, token, leaseMillis, renewed, attempt) : null;
     }
 
     /** Step 1: stand in the line before the first attempt, and listen for hand-offs of the key. */
@@ -190,7 +185,7 @@ final class Waiting {
             line.tryNow();
         }
         Attempt attempt = tryIfFirst(line, key, token, leaseMillis);
-        return (attempt != null) ? held(key, token, leaseMillis, renewed, attempt) : null;
+        return (attempt != null) ? HeldLock.taken(key, token, leaseMillis, renewed, attempt) : null;
     }
 
     /**
@@ -265,12 +260,10 @@ final class Waiting {
         this.lines.lookNow(keys);
     }
 
-    /** Releases a lock a thread here holds, to a thread waiting here or in Redis: see {@link Releases#release}. */
-    boolean release(HeldLock lock, boolean wasHeld) {
-        return this.releases.release(lock, wasHeld, 0);
-    }
-
-    /** The same, keeping the key {@code keepMillis} more when that is above 0 (holdAtLeast). */
+    /**
+     * Releases a lock a thread here holds, to a thread waiting here or in Redis, keeping the key {@code keepMillis}
+     * more when that is above 0 (holdAtLeast): see {@link Releases#release}.
+     */
     boolean release(HeldLock lock, boolean wasHeld, long keepMillis) {
         return this.releases.release(lock, wasHeld, keepMillis);
     }

@@ -1,34 +1,19 @@
 package io.github.redislock.zookeeper;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.imps.CuratorFrameworkState;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
-import io.github.redislock.LockLossDetection;
 import io.github.redislock.engine.Extension;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;
-import io.github.redislock.engine.LockInspection.Holder;
-import io.github.redislock.engine.LockInspection.State;
 import io.github.redislock.engine.LockStore;
-import io.github.redislock.engine.LockTokens;
 import io.github.redislock.engine.StoreListener;
 import io.github.redislock.engine.StoreLock;
 
@@ -56,47 +41,31 @@ import io.github.redislock.engine.StoreLock;
  * <li><b>A fixed leaseTime</b> is honoured by a timer in this application that deletes the node when it runs
  * out; the release then finds the lock no longer ours and the engine signals the loss, as on Redis.</li>
  * </ul>
- * Nothing is renewed: ZooKeeper keeps the session alive by itself (Curator's heartbeats).
+ * Nothing is renewed: ZooKeeper keeps the session alive by itself (Curator's heartbeats). The parts, each with
+ * its own state: {@link LockLine} (joining, waiting, leaving), {@link SessionTracker} (the connection, the session
+ * and the locks held in it), {@link LockTimers} (fixed leases, holdAtLeast), {@link LineInspector} and
+ * {@link InstanceNodes} (the holder view); a lock's own states are {@link ZooKeeperLock}'s. This class takes and
+ * releases.
  */
 public final class ZooKeeperLockStore implements LockStore {
-
-    private static final Log logger = LogFactory.getLog(ZooKeeperLockStore.class);
-
-    /** How many times {@link #inspect} reads a line whose head keeps going before it gives up ({@code OTHER}). */
-    private static final int INSPECT_ATTEMPTS = 5;
-
-    /** Longest lock node data read as a token: ours are at most 22 + 1 + 13 characters. */
-    private static final int MAX_TOKEN_BYTES = 64;
 
     private final CuratorFramework client;
 
     private final String basePath;
 
-    private final long connectionTimeoutMillis;
-
-    /** The engine, told of a session's end; set once, before any take. */
-    private volatile StoreListener listener = (lock, how) -> {
-    };
-
-    /** The locks held now, told when the session is lost. */
-    private final Set<ZooKeeperLock> held = ConcurrentHashMap.newKeySet();
-
     /** Where the lock nodes of each key queue. */
     private final LockLine line;
+
+    /** The connection, the session, and the locks held in it. */
+    private final SessionTracker session;
+
+    /** Runs fixed leases out and holdAtLeast keeps. */
+    private final LockTimers timers;
 
     /** This instance's node in the registry, and the reader of the others'. */
     private final InstanceNodes instances;
 
-    private final ConnectionStateListener connectionListener = this::connectionChanged;
-
-    /**
-     * Connected to a server cut off from the quorum (only with a client that allows read-only mode): it cannot
-     * vouch for the session.
-     */
-    private volatile boolean readOnly;
-
-    /** Runs fixed leases out and holdAtLeast keeps; made on first use. */
-    private volatile @Nullable ScheduledThreadPoolExecutor timers;
+    private final LineInspector inspector;
 
     /**
      * @param client a started Curator client (its connection and retry policy are used as they are)
@@ -106,10 +75,11 @@ public final class ZooKeeperLockStore implements LockStore {
     public ZooKeeperLockStore(CuratorFramework client, String basePath, Duration connectionTimeout) {
         this.client = client;
         this.basePath = BasePaths.checked(basePath);
-        this.connectionTimeoutMillis = connectionTimeout.toMillis();
         this.line = new LockLine(client);
+        this.session = new SessionTracker(client, connectionTimeout.toMillis(), this.line::wakeAll);
+        this.timers = new LockTimers(client, this.session::forget);
         this.instances = new InstanceNodes(client, this.basePath);
-        client.getConnectionStateListenable().addListener(this.connectionListener);
+        this.inspector = new LineInspector(client, this.line, this.instances);
     }
 
     /** The key's parent node: the base path and the encoded name. */
@@ -142,47 +112,21 @@ public final class ZooKeeperLockStore implements LockStore {
      * session; a fixed leaseTime is a timer in the holder's own application, which no one else can see).
      * {@code waiting} counts the <b>nodes</b> queued behind the holder, not applications: each waiting thread has a
      * node of its own, so two threads of one application count two. A first node whose data is not one of this
-     * library's tokens (written by another client: malformed, binary, too long) is {@link State#OTHER} with no
+     * library's tokens (written by another client: malformed, binary, too long) is {@link LockInspection.State#OTHER} with no
      * holder; a token of an engine the registry does not know (stopped, another version) is an unknown holder.
      * @throws LockException if there is no connection to ZooKeeper within the connection timeout
      */
     @Override
     public LockInspection inspect(String key) {
-        awaitConnection(key);
-        // The head may go between reading the line and reading its node: the line is read again, a few times.
-        for (int attempt = 0; attempt < INSPECT_ATTEMPTS; attempt++) {
-            List<String> line = this.line.lineNow(key);
-            if (line.isEmpty()) {
-                return LockInspection.free(key, 0);
-            }
-            Stat stat = new Stat();
-            byte[] data;
-            try {
-                data = this.client.getData().storingStatIn(stat).forPath(child(key, line.get(0)));
-            }
-            catch (KeeperException.NoNodeException ex) {
-                continue;
-            }
-            catch (Exception ex) {
-                throw LockLine.failure("inspect", key, ex);
-            }
-            String ownerId = LockTokens.idOf(InstanceNodes.text(data, MAX_TOKEN_BYTES));
-            Holder holder = null;
-            if (ownerId != null) {
-                InstanceInfo instance = this.instances.resolve(ownerId);
-                holder = (instance != null) ? Holder.of(instance) : Holder.UNKNOWN;
-            }
-            return new LockInspection(key, (ownerId != null) ? State.HELD : State.OTHER, holder, stat.getCzxid(),
-                    Instant.ofEpochMilli(stat.getCtime()), null, line.size() - 1);
-        }
-        return new LockInspection(key, State.OTHER, null, null, null, null, null);
+        this.session.awaitConnection(key);
+        return this.inspector.inspect(key);
     }
 
     @Override
     public @Nullable ZooKeeperLock take(String key, String token, long leaseMillis, boolean renewed,
             long deadlineNanos) {
-        awaitConnection(key);
-        long instance = this.client.getZookeeperClient().getInstanceIndex();
+        this.session.awaitConnection(key);
+        long instance = this.session.instance();
         long sent = System.nanoTime();
         Stat stat = new Stat();
         String node = this.line.join(key, token, stat);
@@ -191,19 +135,13 @@ public final class ZooKeeperLockStore implements LockStore {
             if (!this.line.awaitTurn(key, node, deadlineNanos)) {
                 return null;
             }
-            if (this.client.getZookeeperClient().getInstanceIndex() != instance) {
+            if (this.session.instance() != instance) {
                 throw new LockException("The ZooKeeper session ended while taking lock '" + key + "'");
             }
             lock = new ZooKeeperLock(this, key, node, token, this.line.fence(node, stat), instance, sent);
-            this.held.add(lock);
-            if (sessionEnded(lock) && lock.lose()) {
-                // The session ended just now, and the connection listener may have gone through the held locks
-                // before this one was among them: the engine is told here instead (it may be before this returns).
-                forget(lock);
-                this.listener.lost(lock, LockLossDetection.SESSION);
-            }
+            this.session.track(lock);
             if (!renewed) {
-                startLease(lock, leaseMillis);
+                this.timers.startLease(lock, leaseMillis);
             }
             return lock;
         }
@@ -212,38 +150,6 @@ public final class ZooKeeperLockStore implements LockStore {
                 this.line.leave(node);
             }
         }
-    }
-
-    /** Waits up to the connection timeout for a connection; fails closed without one. */
-    private void awaitConnection(String key) {
-        if (this.client.getState() != CuratorFrameworkState.STARTED) {
-            throw new LockException("Cannot take lock '" + key + "': the Curator client is "
-                    + this.client.getState().name().toLowerCase(Locale.ROOT) + ", not started");
-        }
-        if (this.client.getZookeeperClient().isConnected()) {
-            return;
-        }
-        try {
-            if (!this.client.blockUntilConnected((int) this.connectionTimeoutMillis, TimeUnit.MILLISECONDS)) {
-                throw new LockException("Cannot take lock '" + key + "': no connection to ZooKeeper ("
-                        + connectString() + ") within " + this.connectionTimeoutMillis + " ms");
-            }
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new LockException("Interrupted while waiting for a ZooKeeper connection for lock '" + key + "'",
-                    ex);
-        }
-    }
-
-    private void startLease(ZooKeeperLock lock, long leaseMillis) {
-        long delay = TimeUnit.MILLISECONDS.toNanos(leaseMillis) - (System.nanoTime() - lock.leaseStartNanos());
-        lock.leaseTimer(timers().schedule(() -> {
-            if (lock.expire()) {
-                forget(lock);
-                deleteInBackground(lock.node);
-            }
-        }, delay, TimeUnit.NANOSECONDS));
     }
 
     /**
@@ -255,11 +161,11 @@ public final class ZooKeeperLockStore implements LockStore {
             // Kept: the node stays, owned by no thread, and goes when the minimum has passed (or with the session).
             boolean ours = nodeIsOurs(lock);
             if (ours) {
-                timers().schedule(() -> deleteInBackground(lock.node), keepMillis, TimeUnit.MILLISECONDS);
+                this.timers.keep(lock, keepMillis);
             }
             return ours;
         }
-        if (this.client.getZookeeperClient().getInstanceIndex() != lock.instance) {
+        if (this.session.instance() != lock.instance) {
             return false;
         }
         // A thread interrupted after its work (a cancelled task) still releases: the flag is set aside for the call.
@@ -284,65 +190,25 @@ public final class ZooKeeperLockStore implements LockStore {
 
     /** Whether the node is there, made by this lock's session in the lock's transaction. */
     boolean nodeIsOurs(ZooKeeperLock lock) {
-        if (sessionEnded(lock)) {
+        if (this.session.sessionEnded(lock)) {
             return false;
         }
         try {
             Stat stat = this.client.checkExists().forPath(lock.node);
-            return stat != null && stat.getCzxid() == lock.fencingToken() && !sessionEnded(lock);
+            return stat != null && stat.getCzxid() == lock.fencingToken() && !this.session.sessionEnded(lock);
         }
         catch (Exception ex) {
             throw LockLine.failure("check", lock.key(), ex);
         }
     }
 
-    private void deleteInBackground(String node) {
-        try {
-            this.client.delete().quietly().guaranteed().inBackground().forPath(node);
-        }
-        catch (Exception ex) {
-            logger.warn("Could not delete lock node " + node + "; it goes with the session", ex);
-        }
-    }
-
     /** Whether this lock's session is the client's current one and the client is connected to it. */
     boolean vouchesFor(ZooKeeperLock lock) {
-        return this.client.getZookeeperClient().isConnected() && !this.readOnly && !sessionEnded(lock);
-    }
-
-    /** Whether Curator has made a new ZooKeeper handle (a new session) since the lock's node was made. */
-    boolean sessionEnded(ZooKeeperLock lock) {
-        return this.client.getZookeeperClient().getInstanceIndex() != lock.instance
-                || this.client.getState() == CuratorFrameworkState.STOPPED;
+        return this.session.vouchesFor(lock);
     }
 
     void forget(ZooKeeperLock lock) {
-        this.held.remove(lock);
-    }
-
-    /**
-     * SUSPENDED needs nothing here ({@link #vouchesFor} reads the connection as it is); READ_ONLY is remembered
-     * until a connection to the quorum; LOST loses every held lock and wakes every waiter, whose node went with
-     * the session; RECONNECTED loses the locks of an earlier session.
-     */
-    private void connectionChanged(CuratorFramework client, ConnectionState state) {
-        if (state == ConnectionState.READ_ONLY) {
-            this.readOnly = true;
-        }
-        else if (state.isConnected()) {
-            this.readOnly = false;
-        }
-        if (state == ConnectionState.LOST || state == ConnectionState.RECONNECTED) {
-            for (ZooKeeperLock lock : List.copyOf(this.held)) {
-                if ((state == ConnectionState.LOST || sessionEnded(lock)) && lock.lose()) {
-                    forget(lock);
-                    this.listener.lost(lock, LockLossDetection.SESSION);
-                }
-            }
-        }
-        if (state == ConnectionState.LOST) {
-            this.line.wakeAll();
-        }
+        this.session.forget(lock);
     }
 
     /** Nothing expires: a lock lasts as long as the session that made its node. */
@@ -366,7 +232,7 @@ public final class ZooKeeperLockStore implements LockStore {
 
     @Override
     public void listen(StoreListener listener) {
-        this.listener = listener;
+        this.session.listen(listener);
     }
 
     /** Per key, how many threads of this application wait for it now. */
@@ -378,30 +244,7 @@ public final class ZooKeeperLockStore implements LockStore {
     /** One line for the start-up log and the endpoint: the ensemble and the base path. */
     @Override
     public String describe() {
-        return "ZooKeeper " + connectString() + " " + this.basePath;
-    }
-
-    private String connectString() {
-        return this.client.getZookeeperClient().getCurrentConnectionString();
-    }
-
-    private ScheduledThreadPoolExecutor timers() {
-        ScheduledThreadPoolExecutor timers = this.timers;
-        if (timers == null) {
-            synchronized (this) {
-                timers = this.timers;
-                if (timers == null) {
-                    timers = new ScheduledThreadPoolExecutor(1, (task) -> {
-                        Thread thread = new Thread(task, "redis-lock-zookeeper-timer");
-                        thread.setDaemon(true);
-                        return thread;
-                    });
-                    timers.setRemoveOnCancelPolicy(true);
-                    this.timers = timers;
-                }
-            }
-        }
-        return timers;
+        return "ZooKeeper " + this.session.connectString() + " " + this.basePath;
     }
 
     /**
@@ -411,10 +254,7 @@ public final class ZooKeeperLockStore implements LockStore {
     @Override
     public void close() {
         this.instances.withdraw();
-        this.client.getConnectionStateListenable().removeListener(this.connectionListener);
-        ScheduledThreadPoolExecutor timers = this.timers;
-        if (timers != null) {
-            timers.shutdownNow();
-        }
+        this.session.close();
+        this.timers.close();
     }
 }
