@@ -34,7 +34,7 @@ import io.github.redislock.engine.StoreLock;
  * <li><b>Loss</b>: the node is ephemeral: it goes when the session that created it ends. While the connection is
  * SUSPENDED the lock is not valid (nobody can tell whether the session still lives; {@code isHeld()} is false);
  * on RECONNECTED to the same session it is valid again; when the session is LOST (expired, or Curator made a new
- * ZooKeeper handle) the lock is lost and signalled ({@link LockLossDetection#SESSION}).</li>
+ * ZooKeeper handle) the lock is lost and signalled ({@link io.github.redislock.LockLossDetection#SESSION}).</li>
  * <li><b>Nothing left behind</b>: a waiter that gives up (deadline, interrupt, failure) deletes its node and
  * removes its watch before it returns; Curator's protected mode finds and deletes a node whose create answer
  * was lost; parent nodes are containers, which the server deletes once they are empty.</li>
