@@ -1,7 +1,5 @@
 package io.github.redislock.test;
 
-import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -268,26 +266,17 @@ final class InMemoryLockStore implements LockStore {
         this.lock.lock();
         try {
             KeySlot slot = this.slots.get(key);
-            long now = System.nanoTime();
-            KeySlot.State state = (slot != null) ? slot.state(now) : KeySlot.State.FREE;
-            Integer waiting = (slot != null) ? slot.line.size() : 0;
-            if (slot == null || state == KeySlot.State.FREE) {
-                return LockInspection.free(key, waiting);
-            }
-            Instant since = Instant.now().minusNanos(now - slot.takenAtNanos());
-            Duration left = Duration.ofNanos(slot.untilNanos() - now);
-            if (state == KeySlot.State.KEPT) {
-                return new LockInspection(key, LockInspection.State.KEPT, null, slot.fence(), since, left, waiting);
-            }
-            String id = LockTokens.idOf(slot.holderToken());
-            InstanceInfo instance = (id != null) ? this.instances.get(id) : null;
-            LockInspection.Holder holder = (instance != null) ? LockInspection.Holder.of(instance)
-                    : LockInspection.Holder.UNKNOWN;
-            return new LockInspection(key, LockInspection.State.HELD, holder, slot.fence(), since, left, waiting);
+            return (slot != null) ? slot.inspect(System.nanoTime(), this::holderOf) : LockInspection.free(key, 0);
         }
         finally {
             this.lock.unlock();
         }
+    }
+
+    private LockInspection.Holder holderOf(@Nullable String token) {
+        String id = LockTokens.idOf(token);
+        InstanceInfo instance = (id != null) ? this.instances.get(id) : null;
+        return (instance != null) ? LockInspection.Holder.of(instance) : LockInspection.Holder.UNKNOWN;
     }
 
     /** Takes fail from now on, waiting ones too; held locks stay until released or their leases end. */

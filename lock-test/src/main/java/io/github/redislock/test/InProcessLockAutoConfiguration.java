@@ -10,6 +10,7 @@ import io.github.redislock.LockLostEvent;
 import io.github.redislock.LockProvider;
 import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
 import io.github.redislock.autoconfigure.RedisLockProperties;
+import io.github.redislock.autoconfigure.RedlockAutoConfiguration;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockLossListener;
 
@@ -26,13 +27,14 @@ import org.springframework.core.env.Environment;
  * Imported only by {@link AutoConfigureInProcessLocks}: an {@link InProcessLockProvider} as the application's
  * {@link LockProvider} (with {@code redis-lock.lease-time} as its renewed lease, and a {@link LockLostEvent} for
  * each lock found lost, as the production engines have them), before {@link RedisLockAutoConfiguration}, which
- * then builds the template and the advice on it instead of on Redis, and before the ZooKeeper store's
+ * then builds the template and the advice on it instead of on Redis, before {@link RedlockAutoConfiguration},
+ * whose client then backs off, and before the ZooKeeper store's
  * auto-configuration (named, so that this artifact does not depend on {@code redis-lock-zookeeper}), which then
  * backs off instead of defining its engine.
  */
 // Without the name, the order between the two would be left to their class names, and whichever ran first would
 // win: the test's opt-in must not depend on that.
-@AutoConfiguration(before = RedisLockAutoConfiguration.class,
+@AutoConfiguration(before = { RedisLockAutoConfiguration.class, RedlockAutoConfiguration.class },
         beforeName = "io.github.redislock.zookeeper.autoconfigure.ZooKeeperLockAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "redis-lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(RedisLockProperties.class)

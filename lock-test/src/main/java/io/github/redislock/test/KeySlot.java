@@ -1,9 +1,14 @@
 package io.github.redislock.test;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.Condition;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
+
+import io.github.redislock.engine.LockInspection;
 
 /**
  * One key of an {@link InMemoryLockStore}: its state ({@link State}), the last fencing token it handed out, and
@@ -104,20 +109,27 @@ final class KeySlot {
         }
     }
 
-    /** HELD: the holder's token; else {@code null}. */
-    @Nullable String holderToken() {
-        return this.holderToken;
-    }
-
-    long fence() {
-        return this.fence;
-    }
-
-    long takenAtNanos() {
-        return this.takenAtNanos;
-    }
-
+    /** HELD, KEPT: when the lease or keep ends ({@link System#nanoTime()}). */
     long untilNanos() {
         return this.untilNanos;
+    }
+
+    /**
+     * What the store's {@code inspect} says of the key at {@code nowNanos}.
+     * @param holders names the instance behind a holder's token
+     */
+    LockInspection inspect(long nowNanos, Function<@Nullable String, LockInspection.Holder> holders) {
+        State current = state(nowNanos);
+        int waiting = this.line.size();
+        if (current == State.FREE) {
+            return LockInspection.free(this.key, waiting);
+        }
+        Instant since = Instant.now().minusNanos(nowNanos - this.takenAtNanos);
+        Duration left = Duration.ofNanos(this.untilNanos - nowNanos);
+        if (current == State.KEPT) {
+            return new LockInspection(this.key, LockInspection.State.KEPT, null, this.fence, since, left, waiting);
+        }
+        return new LockInspection(this.key, LockInspection.State.HELD, holders.apply(this.holderToken), this.fence,
+                since, left, waiting);
     }
 }

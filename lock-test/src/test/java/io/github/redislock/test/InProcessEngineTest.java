@@ -42,7 +42,7 @@ class InProcessEngineTest {
 
     private final List<String> losses = new CopyOnWriteArrayList<>();
 
-    private final InProcessLockProvider locks = new InProcessLockProvider("app:", Duration.ofSeconds(1),
+    private final InProcessLockProvider locks = new InProcessLockProvider("app:", Duration.ofSeconds(2),
             (key, token, fence, detection) -> this.losses.add(key + " " + fence + " " + detection));
 
     private final ExecutorService threads = Executors.newCachedThreadPool();
@@ -111,11 +111,12 @@ class InProcessEngineTest {
     void aRenewedLockOutlivesManyLeasesWhileAnotherThreadWaitsInVain() throws Exception {
         try (LockHandle held = this.locks.acquire(LockRequest.of("job", Duration.ZERO, null))) {
             long start = System.nanoTime();
-            // Waits 3.5 renewed leases (1 s each): without renewal the key would pass to it after the first.
+            // Waits 3.5 renewed leases (2 s each, renewed every 667 ms): without renewal the key would pass to it
+            // after the first.
             Future<LockHandle> other = this.threads.submit(() -> this.locks.acquire(LockRequest.of("job",
-                    Duration.ofMillis(3500), null)));
+                    Duration.ofMillis(7000), null)));
             assertThatThrownBy(other::get).cause().isInstanceOf(LockNotAcquiredException.class);
-            assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(Duration.ofMillis(3500).toNanos());
+            assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(Duration.ofMillis(7000).toNanos());
             assertThat(held.isHeld()).isTrue();
             assertThat(held.verifyHeld()).isTrue();
             LockEngineState state = this.locks.state();

@@ -7,7 +7,9 @@ import io.github.redislock.LockProvider;
 import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.aop.DistributedLockAdvisor;
 import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
+import io.github.redislock.autoconfigure.RedlockAutoConfiguration;
 import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.redlock.RedlockClient;
 import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -52,6 +54,16 @@ class TestLockAutoConfigurationTest {
                     assertThat(context).doesNotHaveBean(RedisLockClient.class)
                             .hasSingleBean(InProcessLockProvider.class);
                 });
+    }
+
+    @Test
+    void inProcessLocksTakeThePlaceOfRedlockToo() {
+        // Ordered before Redlock's auto-configuration by class, not left to the names (which would put it after).
+        redisRunner().withConfiguration(AutoConfigurations.of(RedlockAutoConfiguration.class,
+                InProcessLockAutoConfiguration.class))
+            .withPropertyValues("redis-lock.redlock.nodes=redis://127.0.0.1:1,redis://127.0.0.1:2,redis://127.0.0.1:3")
+            .run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(RedlockClient.class)
+                .getBean(LockProvider.class).isInstanceOf(InProcessLockProvider.class));
     }
 
     @Test
