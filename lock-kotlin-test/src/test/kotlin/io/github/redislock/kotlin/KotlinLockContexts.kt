@@ -1,8 +1,10 @@
 package io.github.redislock.kotlin
 
+import io.github.redislock.LockHandle
 import io.github.redislock.autoconfigure.RedisLockAutoConfiguration
 import io.github.redislock.testsupport.RedisServer
 import java.util.concurrent.atomic.AtomicInteger
+import org.assertj.core.api.Assertions.assertThat
 import org.springframework.boot.autoconfigure.AutoConfigurations
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration
 import org.springframework.boot.test.context.runner.ApplicationContextRunner
@@ -22,6 +24,23 @@ internal object KotlinLockContexts {
             AutoConfigurations.of(dataRedis, AopAutoConfiguration::class.java, RedisLockAutoConfiguration::class.java),
         )
         .withPropertyValues("spring.data.redis.url=" + redis.url(), "spring.data.redis.lettuce.pool.enabled=false")
+}
+
+/**
+ * The store as the tests see it through a connection of their own, not the library's: whether it holds a lock for
+ * the handle that says it holds it, now.
+ */
+fun interface StoreWitness {
+
+    fun assertHolds(lock: LockHandle)
+}
+
+/** On Redis: the key holds the handle's value. */
+class RedisWitness(private val redis: RedisServer) : StoreWitness {
+
+    override fun assertHolds(lock: LockHandle) {
+        assertThat(redis.command("GET", lock.key())).isEqualTo(lock.token())
+    }
 }
 
 /**

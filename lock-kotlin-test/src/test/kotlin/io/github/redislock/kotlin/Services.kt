@@ -4,7 +4,6 @@ import io.github.redislock.LockContext
 import io.github.redislock.LockNotAcquiredException
 import io.github.redislock.annotation.DistributedLock
 import io.github.redislock.annotation.OnLockFailure
-import io.github.redislock.testsupport.RedisServer
 import java.util.concurrent.atomic.AtomicInteger
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineDispatcher
@@ -18,10 +17,10 @@ import org.assertj.core.api.Assertions.assertThat
 
 /**
  * Locked suspend functions as a Kotlin service declares them (open: Spring subclasses it for the proxy). Inside a
- * section each checks, after its suspensions, that `LockContext` still names its lock and that Redis holds that
- * lock's value under the key (read by the harness's own connection, not the library's).
+ * section each checks, after its suspensions, that `LockContext` still names its lock and that the store holds
+ * that lock for it (read by the witness's own connection, not the library's).
  */
-open class Stock(private val sections: Sections, private val redis: RedisServer) {
+open class Stock(private val sections: Sections, private val store: StoreWitness) {
 
     /** Calls that got into the body of [reserveIfFree], [reserveOrFallback] and [reserveWaiting]. */
     open val ran = AtomicInteger()
@@ -36,7 +35,7 @@ open class Stock(private val sections: Sections, private val redis: RedisServer)
                 yield()
                 if (lock != null) {
                     assertThat(LockContext.current()).containsSame(lock)
-                    assertThat(redis.command("GET", lock.key())).isEqualTo(lock.token())
+                    store.assertHolds(lock)
                 }
             }
             delay(1)
@@ -148,7 +147,7 @@ open class Inner {
 }
 
 /** A locked function returning a `Flow`: the lock spans each collection. */
-open class Feed(private val sections: Sections, private val redis: RedisServer) {
+open class Feed(private val sections: Sections, private val store: StoreWitness) {
 
     @DistributedLock(key = ["feed:#id:lock"], waitTime = "60s")
     open fun updates(id: String): Flow<Int> = flow {
@@ -158,7 +157,7 @@ open class Feed(private val sections: Sections, private val redis: RedisServer) 
                 delay(1)
                 val lock = LockContext.current().orElse(null)
                 if (lock != null) {
-                    assertThat(redis.command("GET", lock.key())).isEqualTo(lock.token())
+                    store.assertHolds(lock)
                 }
                 emit(it)
             }

@@ -59,8 +59,8 @@ class SuspendLockingTest {
     }
 
     private fun runner(): ApplicationContextRunner = KotlinLockContexts.runner(redis.server())
-        .withBean(Stock::class.java, { Stock(sections, redis.server()) })
-        .withBean(Feed::class.java, { Feed(sections, redis.server()) })
+        .withBean(Stock::class.java, { Stock(sections, RedisWitness(redis.server())) })
+        .withBean(Feed::class.java, { Feed(sections, RedisWitness(redis.server())) })
         .withBean(Inner::class.java)
         .withBean(Outer::class.java)
 
@@ -75,7 +75,7 @@ class SuspendLockingTest {
 
     @Test
     fun coroutinesOnSeveralDispatchersInTwoApplicationsNeverOverlap() {
-        val calls = hammer(runner())
+        val calls = Workloads.reserveInTwoApplications(runner(), hop)
         assertThat(sections.entered()).isEqualTo(calls)
         assertThat(sections.maxInside()).isEqualTo(1)
         assertThat(keys()).isEmpty()
@@ -83,34 +83,8 @@ class SuspendLockingTest {
 
     @Test
     fun withoutTheLockTheSameWorkloadOverlaps() {
-        hammer(runner().withPropertyValues("redis-lock.enabled=false"))
+        Workloads.reserveInTwoApplications(runner().withPropertyValues("redis-lock.enabled=false"), hop)
         assertThat(sections.maxInside()).isGreaterThan(1)
-    }
-
-    /** Two applications × three dispatchers × three coroutines, five calls each, all released at once. */
-    private fun hammer(runner: ApplicationContextRunner): Int {
-        var calls = 0
-        runner.run { first ->
-            runner.run { second ->
-                runBlocking {
-                    val start = CompletableDeferred<Unit>()
-                    for (app in listOf<ApplicationContext>(first, second)) {
-                        val stock = app.getBean(Stock::class.java)
-                        for (dispatcher in listOf(Dispatchers.Default, Dispatchers.IO, hop)) {
-                            repeat(3) {
-                                calls += 5
-                                launch(dispatcher) {
-                                    start.await()
-                                    repeat(5) { stock.reserve("42", if (dispatcher == hop) Dispatchers.Default else hop) }
-                                }
-                            }
-                        }
-                    }
-                    start.complete(Unit)
-                }
-            }
-        }
-        return calls
     }
 
     @Test
@@ -252,29 +226,7 @@ class SuspendLockingTest {
 
     @Test
     fun aFlowHoldsTheLockForEachCollection() {
-        var collections = 0
-        runner().run { first ->
-            runner().run { second ->
-                runBlocking {
-                    val start = CompletableDeferred<Unit>()
-                    for (app in listOf<ApplicationContext>(first, second)) {
-                        val feed = app.getBean(Feed::class.java)
-                        val updates = feed.updates("1")
-                        for (dispatcher in listOf(Dispatchers.Default, Dispatchers.IO)) {
-                            repeat(3) {
-                                collections++
-                                launch(dispatcher) {
-                                    start.await()
-                                    // The same Flow collected by several coroutines at once: one lock per collection.
-                                    assertThat(updates.toList()).containsExactly(0, 1, 2)
-                                }
-                            }
-                        }
-                    }
-                    start.complete(Unit)
-                }
-            }
-        }
+        val collections = Workloads.collectInTwoApplications(runner())
         assertThat(sections.entered()).isEqualTo(collections)
         assertThat(sections.maxInside()).isEqualTo(1)
         assertThat(keys()).isEmpty()

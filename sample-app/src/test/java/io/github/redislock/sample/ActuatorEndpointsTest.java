@@ -3,7 +3,6 @@ package io.github.redislock.sample;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -11,10 +10,9 @@ import java.util.concurrent.TimeUnit;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import io.github.redislock.sample.simulation.AppInstances;
-import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -26,33 +24,19 @@ import static org.awaitility.Awaitility.await;
  */
 class ActuatorEndpointsTest {
 
-    private static RedisServer redis;
+    /** East: a purchase holds the lock this long, long enough to look at the holder while it does. */
+    @RegisterExtension
+    static final SampleOnRedis sale = SampleOnRedis.instances(1,
+            Map.of("spring.application.name", "flash-sale-east", "flash-sale.processing-time", "3000ms"));
 
     private static AppInstances east;
 
     private static AppInstances west;
 
     @BeforeAll
-    static void start() {
-        redis = RedisServer.start();
-        // A purchase holds the lock this long: long enough to look at the holder while it does.
-        east = AppInstances.start(1, List.of(), Map.of("spring.data.redis.url", redis.url(),
-                "spring.application.name", "flash-sale-east", "flash-sale.processing-time", "3000ms"));
-        west = AppInstances.start(1, List.of(), Map.of("spring.data.redis.url", redis.url(),
-                "spring.application.name", "flash-sale-west"));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (east != null) {
-            east.close();
-        }
-        if (west != null) {
-            west.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
+    static void west() {
+        east = sale.instances();
+        west = sale.more(1, Map.of("spring.application.name", "flash-sale-west"));
     }
 
     @Test

@@ -18,12 +18,10 @@ import java.util.regex.Pattern;
 
 import com.jayway.jsonpath.JsonPath;
 import io.github.redislock.DistributedLockTemplate;
-import io.github.redislock.sample.simulation.AppInstances;
 import io.github.redislock.sample.simulation.BuyerCrowd;
 import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,26 +47,9 @@ class GrafanaDashboardTest {
     /** {@code by (a, b)} and {@code without (a)}. */
     private static final Pattern GROUPING = Pattern.compile("\\b(?:by|without)\\s*\\(([^)]*)\\)");
 
-    private static RedisServer redis;
-
-    private static AppInstances instances;
-
-    @BeforeAll
-    static void start() {
-        redis = RedisServer.start();
-        instances = AppInstances.start(2, List.of(), Map.of("spring.data.redis.url", redis.url(),
-                "flash-sale.processing-time", "2ms", "flash-sale.lock-wait-time", "20s"));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (instances != null) {
-            instances.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-    }
+    @RegisterExtension
+    static final SampleOnRedis sale = SampleOnRedis.instances(2,
+            Map.of("flash-sale.processing-time", "2ms", "flash-sale.lock-wait-time", "20s"));
 
     @Test
     void everyMetricLabelAndValueTheDashboardQueriesIsPublished() throws Exception {
@@ -161,12 +142,13 @@ class GrafanaDashboardTest {
      * instance, then reads its {@code /actuator/prometheus}.
      */
     private static Scrape exerciseAndScrape() throws Exception {
-        List<URI> uris = instances.baseUris();
+        List<URI> uris = sale.uris();
         assertThat(SampleHttp.put(uris.get(0), "/skus/9/stock?quantity=20").statusCode()).isEqualTo(200);
         // Contention on one SKU across two instances: hand-overs in Redis and between threads.
         new BuyerCrowd(uris, 16).buy(9, 40);
         // Busy for the whole wait: not acquired.
-        DistributedLockTemplate template = instances.bean(DistributedLockTemplate.class);
+        DistributedLockTemplate template = sale.instances().bean(DistributedLockTemplate.class);
+        RedisServer redis = sale.redis();
         redis.command("SET", "flash-sale:busy", "someone-else:1", "PX", "60000");
         try {
             template.run("busy", Duration.ZERO, null, () -> {

@@ -6,14 +6,11 @@ import java.util.List;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
-import io.github.redislock.sample.simulation.AppInstances;
 import io.github.redislock.sample.simulation.BuyerCrowd;
 import io.github.redislock.sample.simulation.CrowdResult;
-import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,31 +23,14 @@ class LockedFlashSaleTest {
 
     private static final long SKU = 42;
 
-    private static RedisServer redis;
-
-    private static AppInstances instances;
-
-    @BeforeAll
-    static void start() {
-        redis = RedisServer.start();
-        // A wait long enough that nobody gives up: every buyer is then either served or told "sold out".
-        instances = AppInstances.start(2, List.of(), Map.of("spring.data.redis.url", redis.url(),
-                "flash-sale.processing-time", "5ms", "flash-sale.lock-wait-time", "20s"));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (instances != null) {
-            instances.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-    }
+    /** A wait long enough that nobody gives up: every buyer is then either served or told "sold out". */
+    @RegisterExtension
+    static final SampleOnRedis sale = SampleOnRedis.instances(2,
+            Map.of("flash-sale.processing-time", "5ms", "flash-sale.lock-wait-time", "20s"));
 
     @Test
     void twoInstancesSellExactlyTheStock() throws InterruptedException {
-        List<URI> uris = instances.baseUris();
+        List<URI> uris = sale.uris();
         assertThat(SampleHttp.put(uris.get(0), "/skus/" + SKU + "/stock?quantity=10").statusCode()).isEqualTo(200);
 
         CrowdResult crowd = new BuyerCrowd(uris, 32).buy(SKU, 200);
@@ -63,7 +43,7 @@ class LockedFlashSaleTest {
         assertThat((Integer) JsonPath.read(status.body(), "$.stock")).isZero();
         assertThat((Integer) JsonPath.read(status.body(), "$.oversold")).isZero();
         // Straight from Redis, bypassing the app.
-        assertThat(redis.command("LLEN", "flash-sale:sku:" + SKU + ":orders")).isEqualTo(10L);
-        assertThat(redis.command("GET", "flash-sale:sku:" + SKU + ":stock")).isEqualTo("0");
+        assertThat(sale.redis().command("LLEN", "flash-sale:sku:" + SKU + ":orders")).isEqualTo(10L);
+        assertThat(sale.redis().command("GET", "flash-sale:sku:" + SKU + ":stock")).isEqualTo("0");
     }
 }

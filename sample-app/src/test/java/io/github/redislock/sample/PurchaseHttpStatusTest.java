@@ -2,43 +2,31 @@ package io.github.redislock.sample;
 
 import java.net.URI;
 import java.net.http.HttpResponse;
-import java.util.List;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
-import io.github.redislock.sample.simulation.AppInstances;
 import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** What a client sees at each step of a sale: 404, 200, 409 while the lock is held elsewhere, 201, 410. */
 class PurchaseHttpStatusTest {
 
-    private static RedisServer redis;
-
-    private static AppInstances instances;
+    @RegisterExtension
+    static final SampleOnRedis sale = SampleOnRedis.instances(1,
+            Map.of("flash-sale.processing-time", "0ms", "flash-sale.lock-wait-time", "100ms"));
 
     private static URI app;
 
-    @BeforeAll
-    static void start() {
-        redis = RedisServer.start();
-        instances = AppInstances.start(1, List.of(), Map.of("spring.data.redis.url", redis.url(),
-                "flash-sale.processing-time", "0ms", "flash-sale.lock-wait-time", "100ms"));
-        app = instances.baseUris().get(0);
-    }
+    private static RedisServer redis;
 
-    @AfterAll
-    static void stop() {
-        if (instances != null) {
-            instances.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
+    @BeforeAll
+    static void app() {
+        app = sale.uris().get(0);
+        redis = sale.redis();
     }
 
     @Test

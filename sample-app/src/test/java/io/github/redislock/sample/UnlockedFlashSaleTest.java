@@ -4,14 +4,11 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 
-import io.github.redislock.sample.simulation.AppInstances;
 import io.github.redislock.sample.simulation.BuyerCrowd;
 import io.github.redislock.sample.simulation.CrowdResult;
-import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,37 +22,20 @@ class UnlockedFlashSaleTest {
 
     private static final long SKU = 42;
 
-    private static RedisServer redis;
-
-    private static AppInstances instances;
-
-    @BeforeAll
-    static void start() {
-        redis = RedisServer.start();
-        instances = AppInstances.start(2, List.of(), Map.of("spring.data.redis.url", redis.url(),
-                "redis-lock.enabled", "false", "flash-sale.processing-time", "50ms"));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (instances != null) {
-            instances.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-    }
+    @RegisterExtension
+    static final SampleOnRedis sale = SampleOnRedis.instances(2,
+            Map.of("redis-lock.enabled", "false", "flash-sale.processing-time", "50ms"));
 
     @Test
     void twoInstancesOversellWithoutTheLock() throws InterruptedException {
-        List<URI> uris = instances.baseUris();
+        List<URI> uris = sale.uris();
         assertThat(SampleHttp.put(uris.get(0), "/skus/" + SKU + "/stock?quantity=10").statusCode()).isEqualTo(200);
 
         CrowdResult crowd = new BuyerCrowd(uris, 32).buy(SKU, 200);
 
         assertThat(crowd.unexpected()).as("requests answered other than 201/409/410").isZero();
         assertThat(crowd.count(201)).as("purchases answered 201").isGreaterThan(10);
-        assertThat((Long) redis.command("LLEN", "flash-sale:sku:" + SKU + ":orders")).as("orders in Redis")
+        assertThat((Long) sale.redis().command("LLEN", "flash-sale:sku:" + SKU + ":orders")).as("orders in Redis")
                 .isGreaterThan(10L);
     }
 }
