@@ -73,7 +73,8 @@ final class ZnodeNames {
             return utf8;
         }
         catch (CharacterCodingException ex) {
-            throw new LockException("Lock name '" + name + "' is not valid Unicode (an unpaired surrogate)", ex);
+            // No cause: a LockException with one is the store's failure (the endpoint's 500); this is the caller's.
+            throw new LockException("Lock name '" + name + "' is not valid Unicode (an unpaired surrogate)");
         }
     }
 

@@ -37,6 +37,7 @@ import io.github.redislock.annotation.OnLockFailure;
 import io.github.redislock.engine.LockEngine;
 
 import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -281,6 +282,17 @@ class ZooKeeperApplicationTest {
         assertThat(client.checkExists().forPath(node)).isNotNull();
         orders.close();
         assertThat(client.checkExists().forPath(node)).isNull();
+    }
+
+    @Test
+    void theEndpointAnswersANameZooKeeperCannotStoreAsTheCallersFaultNotTheStores() {
+        RedisLocksEndpoint endpoint = application().getBean(RedisLocksEndpoint.class);
+        // An unpaired surrogate has no UTF-8 form: refused before anything is sent, so a 400, not a 500.
+        assertThatThrownBy(() -> endpoint.lock("half \uD800 a character"))
+            .isInstanceOf(InvalidEndpointRequestException.class)
+            .hasMessageContaining("not valid Unicode");
+        assertThatThrownBy(() -> endpoint.lock("x".repeat(600)))
+            .isInstanceOf(InvalidEndpointRequestException.class);
     }
 
     @Test
