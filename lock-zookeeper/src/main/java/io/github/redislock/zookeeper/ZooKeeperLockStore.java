@@ -182,7 +182,6 @@ public final class ZooKeeperLockStore implements LockStore {
             long deadlineNanos) {
         awaitConnection(key);
         long instance = this.client.getZookeeperClient().getInstanceIndex();
-        long sent = System.nanoTime();
         Stat stat = new Stat();
         String node = this.line.join(key, token, stat);
         ZooKeeperLock lock = null;
@@ -190,10 +189,13 @@ public final class ZooKeeperLockStore implements LockStore {
             if (!this.line.awaitTurn(key, node, deadlineNanos)) {
                 return null;
             }
+            // A fixed lease counts from when the lock is ours, not from the node's creation: a waiter that waited
+            // in line longer than its lease would otherwise lose the lock to its own timer the moment it got it.
+            long obtained = System.nanoTime();
             if (this.client.getZookeeperClient().getInstanceIndex() != instance) {
                 throw new LockException("The ZooKeeper session ended while taking lock '" + key + "'");
             }
-            lock = new ZooKeeperLock(this, key, node, token, this.line.fence(node, stat), instance, sent);
+            lock = new ZooKeeperLock(this, key, node, token, this.line.fence(node, stat), instance, obtained);
             this.held.add(lock);
             if (sessionEnded(lock) && lock.lose()) {
                 // The session ended just now, and the connection listener may have gone through the held locks
