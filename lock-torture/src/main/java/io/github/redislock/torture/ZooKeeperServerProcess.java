@@ -36,7 +36,8 @@ final class ZooKeeperServerProcess implements AutoCloseable {
 
     static final int TICK_MILLIS = 200;
 
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    // As long as a worker may take to start: a JVM under libfaketime on a loaded machine starts slowly.
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
     private final Process process;
 
