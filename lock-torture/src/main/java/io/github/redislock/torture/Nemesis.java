@@ -26,19 +26,23 @@ final class Nemesis {
 
     Fault inject(Scenario scenario) {
         return switch (scenario) {
-            case HEALTHY -> Fault.none(this.run.now());
+            case HEALTHY, ZOOKEEPER_HEALTHY -> Fault.none(this.run.now());
             case REDIS_PAUSE -> pauseRedis();
             case REDIS_RESTART -> restartRedis();
             case WORKER_KILL -> killWorker();
             case WORKER_PAUSE -> pauseWorker();
             case SENTINEL_FAILOVER, REPLICA_ACK_FAILOVER -> failoverWithLag();
             case REDLOCK_FAULTS -> redlockNodes();
-            case WORKER_PARTITION -> partitionWorker();
-            case REDIS_PARTITION -> partitionRedis();
-            case SLOW_LINK -> slowLinks();
+            case WORKER_PARTITION -> partitionWorker("Redis");
+            case REDIS_PARTITION -> partitionServer("Redis");
+            case SLOW_LINK -> slowLinks("Redis");
             case REDIS_CLOCK_JUMP -> jumpClock("the Redis server's", everyWorker());
-            case WORKER_CLOCK_JUMP -> jumpClock(this.run.workers().get(0).id() + "'s",
+            case WORKER_CLOCK_JUMP, ZOOKEEPER_WORKER_CLOCK_JUMP -> jumpClock(this.run.workers().get(0).id() + "'s",
                     Set.of(this.run.workers().get(0).id()));
+            case ZOOKEEPER_WORKER_PARTITION -> partitionWorker("ZooKeeper");
+            case ZOOKEEPER_PARTITION -> partitionServer("ZooKeeper");
+            case ZOOKEEPER_SLOW_LINK -> slowLinks("ZooKeeper");
+            case ZOOKEEPER_SERVER_CLOCK_JUMP -> jumpClock("the ZooKeeper server's", everyWorker());
         };
     }
 
@@ -133,27 +137,28 @@ final class Nemesis {
     }
 
     /**
-     * Cuts the first worker's link to Redis just after one of its long sections entered: frozen for the moment it
-     * takes to cut the link (so the cut surely lands inside that section, which then runs on for about 1.5 leases,
-     * past the lease it cannot renew), then thawed at once. Its JVM runs on, cut off, for 1.5 leases; then the link
-     * is healed.
+     * Cuts the first worker's link to the server (Redis, or ZooKeeper) just after one of its long sections entered:
+     * frozen for the moment it takes to cut the link (so the cut surely lands inside that section, which then runs
+     * on for about 1.5 leases, past the lease it cannot renew or the session the server expires), then thawed at
+     * once. Its JVM runs on, cut off, for 1.5 leases (a ZooKeeper worker's session timeout is one lease); then the
+     * link is healed.
      */
-    private Fault partitionWorker() {
+    private Fault partitionWorker(String server) {
         WorkerProcess victim = this.run.workers().get(0);
-        int port = redisPort();
+        int port = this.run.serverPort();
         List<String> held = freezeJustInside(victim, SectionKind.SLOW_RESOURCE);
         long start = this.run.now();
         this.run.network().cut(1, port);
         victim.resume();
         ScenarioRun.runFor(pastTheLease());
         this.run.network().heal(1);
-        return new Fault(start, this.run.now(), Set.of(victim.id()), victim.id() + "'s link to Redis cut for "
+        return new Fault(start, this.run.now(), Set.of(victim.id()), victim.id() + "'s link to " + server + " cut for "
                 + pastTheLease().toMillis() + " ms (packets dropped) while it held " + held);
     }
 
-    /** Cuts every worker's link to Redis, one right after another, for 1.5 leases. */
-    private Fault partitionRedis() {
-        int port = redisPort();
+    /** Cuts every worker's link to the server, one right after another, for 1.5 leases. */
+    private Fault partitionServer(String server) {
+        int port = this.run.serverPort();
         long start = this.run.now();
         for (int i = 1; i <= this.run.workers().size(); i++) {
             this.run.network().cut(i, port);
@@ -163,16 +168,16 @@ final class Nemesis {
         for (int i = 1; i <= this.run.workers().size(); i++) {
             this.run.network().heal(i);
         }
-        return new Fault(start, this.run.now(), everyWorker(), "Redis cut off from every worker for "
+        return new Fault(start, this.run.now(), everyWorker(), server + " cut off from every worker for "
                 + pastTheLease().toMillis() + " ms (packets dropped; all cut within " + (cut - start) / 1000 + " ms)");
     }
 
     /**
-     * Between every worker and Redis, for 3 leases: each chunk held 25-100 ms each way (uniform: 50-200 ms a round
-     * trip, in order) by the relay in front of Redis, and 2 % of packets dropped each way in the workers'
+     * Between every worker and the server, for 3 leases: each chunk held 25-100 ms each way (uniform: 50-200 ms a
+     * round trip, in order) by the relay in front of it, and 2 % of packets dropped each way in the workers'
      * namespaces, which TCP retransmits.
      */
-    private Fault slowLinks() {
+    private Fault slowLinks(String server) {
         DelayingRelay relay = this.run.relay();
         long start = this.run.now();
         relay.delay(25, 100);
@@ -184,7 +189,8 @@ final class Nemesis {
             this.run.network().heal(i);
         }
         relay.delay(0, 0);
-        return new Fault(start, this.run.now(), everyWorker(), "every worker's Redis traffic delayed 25-100 ms each "
+        return new Fault(start, this.run.now(), everyWorker(), "every worker's " + server
+                + " traffic delayed 25-100 ms each "
                 + "way, 2 % of its packets dropped each way, for " + this.lease.multipliedBy(3).toMillis() + " ms");
     }
 
@@ -202,10 +208,6 @@ final class Nemesis {
         ScenarioRun.runFor(FakeClock.LAG);
         return new Fault(start, this.run.now(), faulted, whose + " wall clock " + ahead.toSeconds() + " s ahead for "
                 + this.lease.toMillis() + "-" + this.lease.plus(FakeClock.LAG).toMillis() + " ms, then back");
-    }
-
-    private int redisPort() {
-        return this.run.topology(Topology.Single.class).server().port();
     }
 
     /**

@@ -10,9 +10,9 @@ import java.util.Optional;
  * (see {@link Verdict}). A <em>strict</em> scenario allows no overlap and no rejected write at all: nothing in it
  * excuses a second holder.
  * <p>
- * The partitions and clock jumps are written for one Redis; a ZooKeeper store would add a topology kind and its
- * own scenarios (a cut-off worker's session expires; the ensemble's clock does not matter to ZooKeeper), reusing
- * {@link NetworkLab#cut(int, int)} with the ensemble's client port.
+ * The {@code zookeeper-*} scenarios are the same faults on the ZooKeeper store ({@code lock-zookeeper}): one
+ * ZooKeeper server the suite started in a JVM of its own, workers with a session timeout of one lease, the same
+ * witness and fencing store, the same verdict. They run once, on Curator, whatever the client option says.
  */
 enum Scenario {
 
@@ -58,7 +58,49 @@ enum Scenario {
             "the Redis server's wall clock 2 leases ahead for a lease, then back"),
 
     WORKER_CLOCK_JUMP(TopologyKind.SINGLE, true, false, Requirement.FAKETIME,
-            "one worker JVM's wall clock 2 leases ahead for a lease, then back");
+            "one worker JVM's wall clock 2 leases ahead for a lease, then back"),
+
+    /** Strict: with nothing faulted, a session that stays alive keeps every lock node; nothing excuses a second holder. */
+    ZOOKEEPER_HEALTHY(TopologyKind.ZOOKEEPER, true, false,
+            "no fault, on ZooKeeper: contention only, long enough to cross many session heartbeats"),
+
+    /**
+     * Not strict: the cut-off worker's session expires on the server after the session timeout, its lock nodes go
+     * and the others take its locks while its JVM, which cannot hear that, still runs its sections. What must hold is
+     * that it is told ({@code isHeld()} false from the moment its connection is suspended, {@code LockLostEvent}
+     * {@code SESSION} once Curator declares the session lost) and that the fencing store refuses its late writes.
+     */
+    ZOOKEEPER_WORKER_PARTITION(TopologyKind.ZOOKEEPER, false, true, Requirement.NAMESPACES,
+            "one worker's link to ZooKeeper cut (packets dropped) while it holds locks, for 1.5 session timeouts"),
+
+    /**
+     * Not strict: every session expires on the server while nobody can reach it; the sections that were inside
+     * when the link was cut run on (told: suspended, then lost) and may overlap the first holders after the heal.
+     * Lock calls during the cut fail closed within the connection timeout.
+     */
+    ZOOKEEPER_PARTITION(TopologyKind.ZOOKEEPER, false, true, Requirement.NAMESPACES,
+            "ZooKeeper cut off from every worker at once (packets dropped) for 1.5 session timeouts"),
+
+    /**
+     * Strict: ZooKeeper clients ping every third of the session timeout and a session ends only after a whole
+     * timeout without a word, which 50-200 ms round trips and TCP's retransmits of 2 % loss never reach.
+     */
+    ZOOKEEPER_SLOW_LINK(TopologyKind.ZOOKEEPER, true, true, Requirement.NAMESPACES,
+            "50-200 ms round trips with jitter and packet loss between every worker and ZooKeeper, for 3 leases"),
+
+    /**
+     * Strict: a ZooKeeper lock has no lease counted by a clock. The client's timeouts and the engine's timers
+     * (fixed leases) run on the monotonic clock, which a wall-clock step does not move.
+     */
+    ZOOKEEPER_WORKER_CLOCK_JUMP(TopologyKind.ZOOKEEPER, true, false, Requirement.FAKETIME,
+            "one worker JVM's wall clock 2 leases ahead for a lease, then back, on ZooKeeper"),
+
+    /**
+     * Strict: the server expires sessions by its monotonic clock; its wall clock only stamps the nodes' creation
+     * times. The ensemble's clock does not matter to ZooKeeper, and this run shows it.
+     */
+    ZOOKEEPER_SERVER_CLOCK_JUMP(TopologyKind.ZOOKEEPER, true, true, Requirement.FAKETIME,
+            "the ZooKeeper server's wall clock 2 leases ahead for a lease, then back");
 
     private final TopologyKind topology;
 
@@ -108,6 +150,16 @@ enum Scenario {
         return this.topology;
     }
 
+    /** Whether the workers lock on ZooKeeper: such a scenario runs once, on Curator, whatever the client option. */
+    boolean onZooKeeper() {
+        return this.topology == TopologyKind.ZOOKEEPER;
+    }
+
+    /** Whether the scenario injects no fault: the healthy runs. */
+    boolean faultFree() {
+        return this == HEALTHY || this == ZOOKEEPER_HEALTHY;
+    }
+
     boolean isStrict() {
         return this.strict;
     }
@@ -130,12 +182,12 @@ enum Scenario {
     }
 
     enum TopologyKind {
-        SINGLE, SENTINEL, SENTINEL_ACKNOWLEDGED, REDLOCK
+        SINGLE, SENTINEL, SENTINEL_ACKNOWLEDGED, REDLOCK, ZOOKEEPER
     }
 
     /**
      * What a scenario needs of the machine beyond a JDK: nothing, network namespaces with nft (as root),
-     * or libfaketime. A ZooKeeper store's scenarios would name their ensemble here.
+     * or libfaketime.
      */
     enum Requirement {
 

@@ -68,7 +68,10 @@ final class ScenarioRun {
     /** The workers' namespaces, for the scenarios that fault their links. */
     private @Nullable NetworkLab network;
 
-    /** What delays the workers' Redis traffic, for the slow-link scenario. */
+    /** The client port of the one Redis or ZooKeeper server the suite started for the workers; 0 for others. */
+    private int serverPort;
+
+    /** What delays the workers' Redis or ZooKeeper traffic, for the slow-link scenarios. */
     private @Nullable DelayingRelay relay;
 
     /** The stepped clock of the Redis or of the first worker, for the clock-jump scenarios. */
@@ -94,23 +97,29 @@ final class ScenarioRun {
                 this.clock = FakeClock.create(this.logDirectory);
             }
             this.topology = openTopology();
+            if (this.topology instanceof Topology.ZooKeeper zooKeeper) {
+                this.serverPort = zooKeeper.server().port();
+            }
+            else if (this.topology instanceof Topology.Single single && !this.options.external()) {
+                this.serverPort = single.server().port();
+            }
             this.witness.command("FLUSHALL");
             if (this.scenario.requirement() == Scenario.Requirement.NAMESPACES) {
                 this.network = NetworkLab.open(this.options.workers());
             }
-            if (this.scenario == Scenario.SLOW_LINK) {
-                this.relay = DelayingRelay.start(topology(Topology.Single.class).server().port());
+            if (this.scenario == Scenario.SLOW_LINK || this.scenario == Scenario.ZOOKEEPER_SLOW_LINK) {
+                this.relay = DelayingRelay.start(serverPort());
             }
             Map<String, String> properties = workerProperties(this.topology);
             for (int i = 1; i <= this.options.workers(); i++) {
                 this.workers.add(WorkerProcess.start("w" + i, this.classPath, propertiesOf(i, properties),
                         this.logDirectory, (this.network != null) ? this.network.wrapper(i) : List.of(),
-                        (this.scenario == Scenario.WORKER_CLOCK_JUMP && i == 1) ? clock().environment() : Map.of()));
+                        (fakesWorkerClock() && i == 1) ? clock().environment() : Map.of()));
             }
             awaitWorkersReady();
             this.witness.command("SET", "go", "1");
             Fault fault;
-            if (this.scenario == Scenario.HEALTHY) {
+            if (this.scenario.faultFree()) {
                 runFor(this.options.healthyRun());
                 fault = Fault.none(now());
             }
@@ -170,6 +179,14 @@ final class ScenarioRun {
         return this.network;
     }
 
+    /** The port of the one server the workers lock on (Redis or ZooKeeper), which the partitions cut. */
+    int serverPort() {
+        if (this.serverPort == 0) {
+            throw new IllegalStateException(this.scenario.id() + " locks on no single server the suite started");
+        }
+        return this.serverPort;
+    }
+
     DelayingRelay relay() {
         if (this.relay == null) {
             throw new IllegalStateException(this.scenario.id() + " runs without a relay");
@@ -221,21 +238,41 @@ final class ScenarioRun {
             case SENTINEL -> Topology.Sentinel.start(0);
             case SENTINEL_ACKNOWLEDGED -> Topology.Sentinel.start(1);
             case REDLOCK -> Topology.Redlock.start(5);
+            case ZOOKEEPER -> Topology.ZooKeeper.start(this.classPath, this.logDirectory,
+                    (this.scenario == Scenario.ZOOKEEPER_SERVER_CLOCK_JUMP) ? clock().environment() : Map.of(),
+                    this.options.lease());
         };
+    }
+
+    /**
+     * How long a section waits for its lock: as asked on Redis, three times that on ZooKeeper. A ZooKeeper lock
+     * cycle is three quorum operations, each written to the server's disk, and makes about a tenth of the cycles
+     * a Redis lock does on this machine; with every thread of every worker queued on a few keys, waits in a
+     * healthy run come near the wait asked for Redis, and a wait that ran out would fail the healthy run for a
+     * matter of capacity, not of correctness.
+     */
+    private Duration waitTime() {
+        return this.scenario.onZooKeeper() ? this.options.waitTime().multipliedBy(3) : this.options.waitTime();
+    }
+
+    private boolean fakesWorkerClock() {
+        return this.scenario == Scenario.WORKER_CLOCK_JUMP || this.scenario == Scenario.ZOOKEEPER_WORKER_CLOCK_JUMP;
     }
 
     private Map<String, String> workerProperties(Topology topology) {
         Map<String, String> properties = new LinkedHashMap<>(topology.workerProperties());
-        properties.put("spring.data.redis.client-type", this.client);
-        properties.put("spring.data.redis.timeout", "2s");
+        if (!this.scenario.onZooKeeper()) {
+            properties.put("spring.data.redis.client-type", this.client);
+            properties.put("spring.data.redis.timeout", "2s");
+        }
         properties.put("spring.main.banner-mode", "off");
         properties.put("redis-lock.key-prefix", "redis-lock-torture:");
         properties.put("redis-lock.lease-time", this.options.lease().toMillis() + "ms");
-        properties.put("redis-lock.wait-time", this.options.waitTime().toMillis() + "ms");
+        properties.put("redis-lock.wait-time", waitTime().toMillis() + "ms");
         properties.put("torture.witness-port", Integer.toString(this.witnessServer.port()));
         properties.put("torture.threads", Integer.toString(this.options.threads()));
         properties.put("torture.resources", Integer.toString(this.options.resources()));
-        properties.put("torture.wait-time", this.options.waitTime().toMillis() + "ms");
+        properties.put("torture.wait-time", waitTime().toMillis() + "ms");
         properties.put("torture.fixed-lease", this.options.fixedLease().toMillis() + "ms");
         properties.put("torture.work-millis", Integer.toString(this.options.workMillis()));
         // Every kind on every topology: Redlock locks are reentrant and multi-key too, under the same engine.
@@ -255,8 +292,13 @@ final class ScenarioRun {
         }
         String host = this.network.hostAddress(worker);
         Map<String, String> own = new LinkedHashMap<>(properties);
-        int port = (this.relay != null) ? this.relay.port() : topology(Topology.Single.class).server().port();
-        own.put("spring.data.redis.url", "redis://" + host + ":" + port);
+        int port = (this.relay != null) ? this.relay.port() : serverPort();
+        if (this.scenario.onZooKeeper()) {
+            own.put("redis-lock.zookeeper.connect-string", host + ":" + port);
+        }
+        else {
+            own.put("spring.data.redis.url", "redis://" + host + ":" + port);
+        }
         own.put("torture.witness-host", host);
         return own;
     }

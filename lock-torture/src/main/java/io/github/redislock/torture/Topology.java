@@ -1,5 +1,7 @@
 package io.github.redislock.torture;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +13,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The Redis the workers lock on, and how they are told to: the {@code spring.data.redis.*} or
  * {@code redis-lock.*} properties a user would set. Either servers the suite started (which its faults may
- * signal, by PID) or a user's own endpoints (which it never touches but through the workers' locks).
+ * signal, by PID) or a user's own endpoints (which it never touches but through the workers' locks). Or, for the
+ * {@code zookeeper-*} scenarios, a ZooKeeper server the suite started.
  */
 abstract class Topology implements AutoCloseable {
 
@@ -188,6 +191,54 @@ abstract class Topology implements AutoCloseable {
         @Override
         public void close() {
             this.servers.forEach(RedisServer::close);
+        }
+    }
+
+    /**
+     * One ZooKeeper server the suite started, in a JVM of its own; the workers use the ZooKeeper store
+     * ({@code redis-lock.zookeeper.connect-string}) with a session timeout of one lease, so that the faults that
+     * outlast a lease on Redis outlast a session on ZooKeeper.
+     */
+    static final class ZooKeeper extends Topology {
+
+        private final ZooKeeperServerProcess server;
+
+        private final Duration sessionTimeout;
+
+        private ZooKeeper(ZooKeeperServerProcess server, Duration sessionTimeout) {
+            this.server = server;
+            this.sessionTimeout = sessionTimeout;
+        }
+
+        /**
+         * @param environment extra variables for the server's JVM, e.g. those of a {@link FakeClock}
+         */
+        static ZooKeeper start(String classPath, Path logDirectory, Map<String, String> environment,
+                Duration sessionTimeout) {
+            return new ZooKeeper(ZooKeeperServerProcess.start(classPath, logDirectory, environment), sessionTimeout);
+        }
+
+        ZooKeeperServerProcess server() {
+            return this.server;
+        }
+
+        @Override
+        Map<String, String> workerProperties() {
+            // Lock calls wait for a connection as long as Redis commands wait for an answer (2 s) in the others.
+            return Map.of("redis-lock.zookeeper.connect-string", this.server.connectString(),
+                    "redis-lock.zookeeper.session-timeout", this.sessionTimeout.toMillis() + "ms",
+                    "redis-lock.zookeeper.connection-timeout", "2s");
+        }
+
+        @Override
+        String describe() {
+            return "one ZooKeeper " + ZooKeeperServerProcess.version() + " server, session timeout "
+                    + this.sessionTimeout.toMillis() + " ms";
+        }
+
+        @Override
+        public void close() {
+            this.server.close();
         }
     }
 }

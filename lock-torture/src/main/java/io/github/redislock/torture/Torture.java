@@ -45,24 +45,27 @@ final class Torture {
         this.out.println("redis-lock torture: " + this.options.workers() + " workers x " + this.options.threads()
                 + " threads, " + this.options.resources() + " resources, lease " + this.options.lease().toMillis()
                 + " ms (fixed " + this.options.fixedLease().toMillis() + " ms), on " + this.options.clients()
-                + "; Redis " + RedisBinary.describe() + "; Java " + Runtime.version() + "; worker logs in " + logs);
+                + "; Redis " + RedisBinary.describe()
+                + (this.options.scenarios().stream().anyMatch(Scenario::onZooKeeper)
+                        ? "; ZooKeeper " + ZooKeeperServerProcess.version() + " on Curator" : "")
+                + "; Java " + Runtime.version() + "; worker logs in " + logs);
         List<ScenarioResult> results = new ArrayList<>();
         try (RedisServer witness = RedisServer.start()) {
-            for (String client : this.options.clients()) {
-                for (Scenario scenario : this.options.scenarios()) {
-                    this.out.println("scenario " + scenario.id() + " on " + client + ": " + scenario.description());
-                    Optional<String> unavailable = scenario.requirement().unavailable();
-                    if (unavailable.isPresent()) {
-                        this.out.println("  SKIPPED: " + unavailable.get());
-                        results.add(ScenarioResult.skipped(scenario, client, unavailable.get()));
-                        continue;
-                    }
-                    ScenarioResult result = new ScenarioRun(scenario, client, this.options, witness, logs, classPath)
-                        .run();
-                    this.out.println("  " + (result.passed() ? "pass" : "FAIL " + result.failures()) + " ("
-                            + result.sections() + " sections, " + result.wallTime().toSeconds() + " s)");
-                    results.add(result);
+            for (TortureOptions.Run run : this.options.runs()) {
+                Scenario scenario = run.scenario();
+                String client = run.client();
+                this.out.println("scenario " + scenario.id() + " on " + client + ": " + scenario.description());
+                Optional<String> unavailable = scenario.requirement().unavailable();
+                if (unavailable.isPresent()) {
+                    this.out.println("  SKIPPED: " + unavailable.get());
+                    results.add(ScenarioResult.skipped(scenario, client, unavailable.get()));
+                    continue;
                 }
+                ScenarioResult result = new ScenarioRun(scenario, client, this.options, witness, logs, classPath)
+                    .run();
+                this.out.println("  " + (result.passed() ? "pass" : "FAIL " + result.failures()) + " ("
+                        + result.sections() + " sections, " + result.wallTime().toSeconds() + " s)");
+                results.add(result);
             }
         }
         this.out.println();

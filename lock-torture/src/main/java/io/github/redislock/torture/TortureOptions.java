@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  * @param healthyRun how long the healthy scenario runs
  * @param warmUp how long workers run before a fault
  * @param afterFault how long they run after it
- * @param clients the client libraries to run every scenario on: {@code lettuce}, {@code jedis}, or both
+ * @param clients the client libraries to run every Redis scenario on: {@code lettuce}, {@code jedis}, or both (the
+ * {@code zookeeper-*} scenarios run once, on Curator, see {@link #runs()})
  * @param redis a user's Redis URL, or null to start one
  * @param sentinel a user's Sentinel set-up ({@code master@host:port,…}), or null
  * @param redlock a user's Redlock masters (comma-separated URLs), or null
@@ -46,10 +47,13 @@ record TortureOptions(List<Scenario> scenarios, int workers, int threads, int re
                 [--records=DIRECTORY]
             Scenarios: healthy, redis-pause, redis-restart, worker-kill, worker-pause, sentinel-failover,
                 replica-ack-failover, redlock-faults, worker-partition, redis-partition, slow-link, redis-clock-jump,
-                worker-clock-jump. The partitions and the slow link need root, ip netns and nft; the clock
+                worker-clock-jump; on ZooKeeper (a server the suite starts): zookeeper-healthy,
+                zookeeper-worker-partition, zookeeper-partition, zookeeper-slow-link, zookeeper-worker-clock-jump,
+                zookeeper-server-clock-jump. The partitions and the slow links need root, ip netns and nft; the clock
                 jumps need libfaketime; where the machine lacks them they are skipped, saying why. The short profile is healthy (10 s) and worker-pause on Lettuce;
-                the full one (the default) is every scenario, on Lettuce and then on Jedis. With --redis, --sentinel or --redlock the suite locks on your
-                Redis (writing keys under redis-lock-torture:) and runs only the scenarios that fault workers,
+                the full one (the default) is every scenario, on Lettuce and then on Jedis, then the ZooKeeper ones once,
+                on Curator (--client does not apply to them). With --redis, --sentinel or --redlock the suite locks on your
+                Redis (writing keys under redis-lock-torture:) and runs only the Redis scenarios that fault workers,
                 never your servers. --records writes each scenario's section records (one line per lock call) there.""";
 
     static TortureOptions parse(String... args) {
@@ -90,6 +94,12 @@ record TortureOptions(List<Scenario> scenarios, int workers, int threads, int re
                         + " fault Redis processes or their links, which the suite does only to servers it started itself");
             }
             scenarios.removeAll(touching);
+            List<Scenario> zooKeeper = scenarios.stream().filter(Scenario::onZooKeeper).toList();
+            if (named != null && !zooKeeper.isEmpty()) {
+                throw new IllegalArgumentException("Scenarios " + zooKeeper.stream().map(Scenario::id).toList()
+                        + " lock on a ZooKeeper server the suite starts, not on your Redis");
+            }
+            scenarios.removeAll(zooKeeper);
         }
         String client = options.text("client", quick ? "lettuce" : "both");
         List<String> clients = switch (client) {
@@ -129,6 +139,28 @@ record TortureOptions(List<Scenario> scenarios, int workers, int threads, int re
         catch (IllegalArgumentException ex) {
             throw new IllegalArgumentException("--" + option + ": " + ex.getMessage(), ex);
         }
+    }
+
+    /**
+     * Each scenario with the client it runs on, in order: the Redis scenarios on each client asked for in turn,
+     * then the ZooKeeper scenarios once, on {@value #CURATOR} (the only ZooKeeper client: {@code --client} chooses
+     * between Redis clients).
+     */
+    List<Run> runs() {
+        List<Run> runs = new ArrayList<>();
+        for (String client : this.clients) {
+            this.scenarios.stream().filter((scenario) -> !scenario.onZooKeeper())
+                .forEach((scenario) -> runs.add(new Run(scenario, client)));
+        }
+        this.scenarios.stream().filter(Scenario::onZooKeeper).forEach((scenario) -> runs.add(new Run(scenario, CURATOR)));
+        return runs;
+    }
+
+    /** The client the ZooKeeper scenarios run on, as the report names it. */
+    static final String CURATOR = "curator";
+
+    /** A scenario and the client its workers use. */
+    record Run(Scenario scenario, String client) {
     }
 
     /** Whether the workers lock on a Redis the user gave rather than one the suite started. */

@@ -115,10 +115,10 @@ final class Verdict {
             fail(staleAccepted + " write(s) accepted from sections with a fencing token not above an earlier "
                     + "section's");
         }
-        if (this.scenario != Scenario.HEALTHY && (recovery == null || recovery > 3 * this.lease.toNanos() / 1000)) {
+        if (!this.scenario.faultFree() && (recovery == null || recovery > 3 * this.lease.toNanos() / 1000)) {
             fail("no progress on every resource within 3 leases after the fault");
         }
-        if (this.scenario == Scenario.HEALTHY && !exceptions.isEmpty()) {
+        if (this.scenario.faultFree() && !exceptions.isEmpty()) {
             fail("lock calls threw in a healthy run: " + exceptions);
         }
         return new ScenarioResult(this.scenario, client, topology, this.fault, this.records.size(), entered.size(), overlaps,
@@ -197,7 +197,7 @@ final class Verdict {
 
     /** Microseconds from the fault's end until every resource had been entered again; null if one never was. */
     private @Nullable Long recovery(List<SectionRecord> entered) {
-        if (this.scenario == Scenario.HEALTHY) {
+        if (this.scenario.faultFree()) {
             return 0L;
         }
         Map<String, Long> firstAfter = new HashMap<>();

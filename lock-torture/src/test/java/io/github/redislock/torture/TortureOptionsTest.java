@@ -123,6 +123,45 @@ class TortureOptionsTest {
     }
 
     @Test
+    void zooKeeperScenariosRunOnceOnCuratorAfterTheRedisOnesOnEachClient() {
+        TortureOptions options = TortureOptions.parse("--scenarios=zookeeper-healthy,healthy,zookeeper-partition",
+                "--client=both");
+
+        assertThat(options.runs()).containsExactly(new TortureOptions.Run(Scenario.HEALTHY, "lettuce"),
+                new TortureOptions.Run(Scenario.HEALTHY, "jedis"),
+                new TortureOptions.Run(Scenario.ZOOKEEPER_HEALTHY, TortureOptions.CURATOR),
+                new TortureOptions.Run(Scenario.ZOOKEEPER_PARTITION, TortureOptions.CURATOR));
+    }
+
+    @Test
+    void fullProfileIncludesEveryZooKeeperScenarioOnce() {
+        TortureOptions options = TortureOptions.parse();
+
+        assertThat(options.runs()).filteredOn((run) -> run.scenario().onZooKeeper())
+            .extracting(TortureOptions.Run::scenario)
+            .containsExactly(Scenario.ZOOKEEPER_HEALTHY, Scenario.ZOOKEEPER_WORKER_PARTITION,
+                    Scenario.ZOOKEEPER_PARTITION, Scenario.ZOOKEEPER_SLOW_LINK, Scenario.ZOOKEEPER_WORKER_CLOCK_JUMP,
+                    Scenario.ZOOKEEPER_SERVER_CLOCK_JUMP);
+        assertThat(options.runs()).filteredOn((run) -> !run.scenario().onZooKeeper())
+            .hasSize(2 * (Scenario.values().length - 6));
+    }
+
+    @Test
+    void zooKeeperScenariosHaveFixedIds() {
+        assertThat(Scenario.of("zookeeper-worker-partition")).isEqualTo(Scenario.ZOOKEEPER_WORKER_PARTITION);
+        assertThat(Scenario.of("zookeeper-server-clock-jump")).isEqualTo(Scenario.ZOOKEEPER_SERVER_CLOCK_JUMP);
+        assertThat(Scenario.ZOOKEEPER_HEALTHY.faultFree()).isTrue();
+        assertThat(Scenario.ZOOKEEPER_WORKER_PARTITION.faultFree()).isFalse();
+    }
+
+    @Test
+    void externalEndpointLeavesZooKeeperScenariosOutAndRejectsThemWhenNamed() {
+        assertThat(TortureOptions.parse(REDIS).scenarios()).noneMatch(Scenario::onZooKeeper);
+        rejected(REDIS, "--scenarios=healthy,zookeeper-healthy")
+            .withMessage("Scenarios [zookeeper-healthy] lock on a ZooKeeper server the suite starts, not on your Redis");
+    }
+
+    @Test
     void parsesSabotage() {
         assertThat(TortureOptions.parse("--sabotage=release-without-compare").sabotage())
             .isEqualTo(Sabotage.RELEASE_WITHOUT_COMPARE);

@@ -76,7 +76,7 @@ final class ZooKeeperLock implements StoreLock {
         return this.fence;
     }
 
-    /** When the request that created the node was sent ({@link System#nanoTime()}). */
+    /** When this application learned that the node is first in line ({@link System#nanoTime()}): a fixed lease's start. */
     @Override
     public long leaseStartNanos() {
         return this.leaseStartNanos;

@@ -127,7 +127,6 @@ public final class ZooKeeperLockStore implements LockStore {
             long deadlineNanos) {
         this.session.awaitConnection(key);
         long instance = this.session.instance();
-        long sent = System.nanoTime();
         Stat stat = new Stat();
         String node = this.line.join(key, token, stat);
         ZooKeeperLock lock = null;
@@ -135,10 +134,13 @@ public final class ZooKeeperLockStore implements LockStore {
             if (!this.line.awaitTurn(key, node, deadlineNanos)) {
                 return null;
             }
+            // A fixed lease counts from when the lock is ours, not from the node's creation: a waiter that waited
+            // in line longer than its lease would otherwise lose the lock to its own timer the moment it got it.
+            long obtained = System.nanoTime();
             if (this.session.instance() != instance) {
                 throw new LockException("The ZooKeeper session ended while taking lock '" + key + "'");
             }
-            lock = new ZooKeeperLock(this, key, node, token, this.line.fence(node, stat), instance, sent);
+            lock = new ZooKeeperLock(this, key, node, token, this.line.fence(node, stat), instance, obtained);
             this.session.track(lock);
             if (!renewed) {
                 this.timers.startLease(lock, leaseMillis);

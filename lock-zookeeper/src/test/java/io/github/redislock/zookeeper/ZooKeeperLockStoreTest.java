@@ -362,6 +362,39 @@ class ZooKeeperLockStoreTest {
         assertThat(this.losses).containsExactly("/locks/fixed " + lock.fencingToken() + " " + LockLossDetection.RELEASE);
     }
 
+    /**
+     * A waiter that waited in line longer than its fixed lease gets the whole lease once it has the lock, as on
+     * Redis (where a waiter's lease starts with the attempt that took the key). Found by the torture suite's
+     * zookeeper-healthy run: the lease was counted from the waiter's first request, so the store's timer deleted
+     * the node the moment the lock was got, and the next waiter came in while the section ran.
+     */
+    @Test
+    void aFixedLeaseCountsFromWhenTheLockWasGotNotFromWhenTheWaitBegan() throws Exception {
+        Application holder = application();
+        Application waiter = application();
+        LockHandle first = holder.engine().acquire(LockRequest.of("late", Duration.ZERO, null));
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Boolean> heldAfterASecond = pool.submit(() -> {
+                try (LockHandle lock = waiter.engine()
+                    .acquire(LockRequest.of("late", Duration.ofSeconds(30), Duration.ofSeconds(3)))) {
+                    // A third of the lease after getting the lock: time passing is the point.
+                    Thread.sleep(1_000);
+                    return lock.isHeld();
+                }
+            });
+            await().atMost(Duration.ofSeconds(10)).until(() -> waiter.store().waiting().containsKey("/locks/late"));
+            // The waiter waits in line longer than its lease: time passing is the point.
+            Thread.sleep(3_500);
+            first.close();
+            assertThat(heldAfterASecond.get(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(this.losses).isEmpty();
+        }
+        finally {
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void holdAtLeastKeepsTheNodeAfterTheRelease() throws Exception {
         Application holder = application();
