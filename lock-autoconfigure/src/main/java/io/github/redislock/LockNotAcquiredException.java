@@ -4,8 +4,9 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The lock was held by someone else for the whole wait time. Nothing ran under the lock and nothing
- * is left locked by this attempt.
+ * The lock was held by someone else for the whole wait time, or every take of it within that time came back
+ * from the store too late to be used (less than a tenth of its lease left by this JVM's clock: a store slower
+ * than the lease allows). Nothing ran under the lock and nothing is left locked by this attempt.
  */
 public class LockNotAcquiredException extends LockException {
 

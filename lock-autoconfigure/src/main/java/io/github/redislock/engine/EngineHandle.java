@@ -59,7 +59,14 @@ final class EngineHandle implements LockHandle {
     @Override
     public void close() {
         if (this.closed.compareAndSet(false, true)) {
-            this.engine.exit(this.entry);
+            this.engine.exit(this.entry, false);
+        }
+    }
+
+    /** Closes it as part of undoing a failed multi-key acquisition: the section never ran, nothing is kept. */
+    void undo() {
+        if (this.closed.compareAndSet(false, true)) {
+            this.engine.exit(this.entry, true);
         }
     }
 

@@ -13,13 +13,16 @@ import org.jspecify.annotations.Nullable;
  * it was found lost.
  * <pre>
  * state    event                                                            next state
- * (free)   the store takes the key                                          HELD(1)
+ * (free)   the store takes the key, with at least a tenth of its validity    HELD(1)
+ *          left ({@link Acquirer}: a stale one is released, never entered)
  * HELD(n)  the owner thread asks again (reentrant request, lock held)       HELD(n+1)
  * HELD(n)  an acquisition ends, n &gt; 1                                     HELD(n-1)
  * HELD(n)  a renewal round extends it                                       HELD(n), lease counted from the round
  * HELD(n)  renewal, commit check or the store finds it no longer held       LOST(n), signalled once
+ * HELD(n)  a renewal round cannot tell ({@link Extension#UNKNOWN})          HELD(n), lease unchanged, asked again
  * HELD(n)  a renewal tick finds its lease run out by the local clock with     LOST(n), signalled once (RENEWAL),
- *          no extension confirmed before (rounds failed or answered late)    never extended again
+ *          no extension confirmed before (rounds failed, left it unknown,     never extended again
+ *          or answered late)
  * HELD(1)  the last acquisition ends                                        RELEASED: the store releases or keeps
  *                                                                           the key (holdAtLeast)
  * HELD(1)  the last acquisition ends, the release finds the key not ours   LOST(0), signalled once
@@ -60,7 +63,7 @@ final class Entry {
      * Where holdAtLeast counts from ({@link System#nanoTime()}): when the store returned the lock, after it took
      * the key, so the key is kept at least as long as asked (longer by at most the store's reply).
      */
-    final long holdFromNanos = System.nanoTime();
+    final long holdFromNanos;
 
     /** How long after a lease starts the lock counts as held, in ns; {@code Long.MAX_VALUE}: no lease. */
     private final long validNanos;
@@ -79,9 +82,10 @@ final class Entry {
     /**
      * @param validNanos how long after a lease starts the lock counts as held; {@code Long.MAX_VALUE} for a store
      * without leases
+     * @param takenAtNanos when the store returned the lock ({@link System#nanoTime()})
      */
     Entry(StoreLock lock, long leaseMillis, boolean renewed, long validNanos, boolean reentrant,
-            long holdAtLeastNanos) {
+            long holdAtLeastNanos, long takenAtNanos) {
         this.lock = lock;
         this.leaseMillis = leaseMillis;
         this.renewed = renewed;
@@ -89,11 +93,21 @@ final class Entry {
         this.owner = reentrant ? Thread.currentThread() : null;
         this.holdAtLeastNanos = holdAtLeastNanos;
         this.extendedAtNanos = lock.leaseStartNanos();
+        this.holdFromNanos = takenAtNanos;
     }
 
     /** HELD, valid in the store, and the lease not run out by this JVM's clock. */
     boolean isHeld() {
         return this.state == HELD && this.lock.isValid() && !leaseRanOut(System.nanoTime());
+    }
+
+    /**
+     * HELD, valid in the store, and at {@code nowNanos} at least {@code marginNanos} of its lease left by this
+     * JVM's clock (always, for a store without leases).
+     */
+    boolean leaves(long marginNanos, long nowNanos) {
+        return this.state == HELD && this.lock.isValid()
+                && (this.validNanos == Long.MAX_VALUE || expiresAtNanos() - nowNanos >= marginNanos);
     }
 
     boolean isLost() {

@@ -10,8 +10,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
@@ -30,12 +28,12 @@ import io.github.redislock.LockRequest;
  * can be entered: it goes to the store, which keeps it out while the key is held. The key is released when the
  * last nested handle closes. The states of one key, lease and loss included, are in {@link Entry}.</li>
  * <li>Multi-key: the request's keys (sorted and without duplicates, see {@link LockRequest}) are taken one by
- * one in that order within the request's one wait time, all or nothing:
- * <pre>
- * TAKING(i) --key i taken or entered again--> TAKING(i+1) ... --last key--> HELD (one handle over all keys)
- * TAKING(i) --key i stays taken until the deadline, the store fails, or anything is thrown-->
- *           UNDONE (keys 0..i-1 released in reverse order, then the failure thrown)
- * </pre></li>
+ * one in that order within the request's one wait time, all or nothing; the state machine is in
+ * {@link Acquirer}.</li>
+ * <li>Fresh locks only: a lock the store returns with less than a tenth of its validity left by this JVM's clock
+ * (counted from {@link StoreLock#leaseStartNanos}: the reply came late) is never handed out: released at once
+ * and taken again within the wait time (once in any case), else {@link LockNotAcquiredException}; a multi-key
+ * request whose earlier key went stale while a later one was awaited starts over ({@link Acquirer}).</li>
  * <li>holdAtLeast: counted from when the outermost acquisition got the key; nested ones sharing it may ask for
  * longer, and the longest minimum applies when the last one ends; the kept keys are remembered for the
  * endpoint ({@link KeptLocks}).</li>
@@ -52,8 +50,6 @@ import io.github.redislock.LockRequest;
  */
 public final class LockEngine implements LockProvider, LockInspector, LockEngineView, AutoCloseable {
 
-    private static final Log logger = LogFactory.getLog(LockEngine.class);
-
     private final LockStore store;
 
     private final long renewedLeaseMillis;
@@ -69,6 +65,8 @@ public final class LockEngine implements LockProvider, LockInspector, LockEngine
     private final LockTokens tokens = new LockTokens();
 
     private final LossSignal loss;
+
+    private final Acquirer acquirer;
 
     private final Renewer renewer;
 
@@ -102,85 +100,43 @@ public final class LockEngine implements LockProvider, LockInspector, LockEngine
         }) : null;
         this.renewer = new Renewer(store, (scheduler != null) ? scheduler : this.ownScheduler,
                 this.renewedLeaseMillis, (entry) -> lost(entry, LockLossDetection.RENEWAL));
+        this.acquirer = new Acquirer(this, store, this.tokens, this.renewedLeaseMillis);
         store.listen(this::storeLost);
     }
 
     /**
      * Takes every key of the request, one by one in the request's order, within its one wait time; all or
-     * nothing.
-     * @throws LockNotAcquiredException if a key stayed taken for the whole wait time (nothing is then held)
+     * nothing; never a lock whose lease has (nearly) run out by the time the store returned it (see
+     * {@link Acquirer}).
+     * @throws LockNotAcquiredException if a key stayed taken for the whole wait time, or every take of it came
+     * back stale (nothing is then held)
      * @throws LockException if the store fails, a key is refused, or the thread is interrupted (nothing is then
      * held)
      */
     @Override
     public LockHandle acquire(LockRequest request) {
-        long start = System.nanoTime();
-        List<String> names = request.keys();
-        String[] keys = new String[names.size()];
-        for (int i = 0; i < keys.length; i++) {
-            keys[i] = this.store.key(names.get(i));
-        }
-        if (Thread.currentThread().isInterrupted()) {
-            // Never send an attempt whose answer nobody would wait for.
-            throw new LockException("Interrupted before acquiring lock " + List.of(keys));
-        }
-        // Compared as deadline - now, which stays right even when the sum wraps (a wait of Long.MAX_VALUE ns).
-        long deadline = start + request.waitNanos();
-        Duration fixedLease = request.leaseTime();
-        long lease = (fixedLease != null) ? fixedLease.toMillis() : this.renewedLeaseMillis;
-        if (keys.length == 1) {
-            LockHandle handle = acquireOne(keys[0], null, lease, fixedLease == null, deadline, request);
-            if (handle == null) {
-                throw notAcquired(keys, start);
-            }
-            return handle;
-        }
-        List<LockHandle> taken = new ArrayList<>(keys.length);
-        // One token for every key of the request.
-        String token = this.tokens.next();
-        try {
-            for (String key : keys) {
-                LockHandle handle = acquireOne(key, token, lease, fixedLease == null, deadline, request);
-                if (handle == null) {
-                    throw notAcquired(keys, start);
-                }
-                taken.add(handle);
-            }
-        }
-        catch (Throwable ex) {
-            // All or nothing, whatever went wrong (an Error too): release what was taken.
-            releaseAll(taken, ex);
-            throw ex;
-        }
-        return new MultiLockHandle(taken);
+        return this.acquirer.acquire(request);
+    }
+
+    /** HELD(n) to HELD(n+1): a nested handle when this thread holds the key and may enter it; else {@code null}. */
+    @Nullable EngineHandle enterAgain(String key, long holdAtLeastNanos) {
+        Entry mine = this.held.get(key);
+        return (mine != null && mine.enterAgain(holdAtLeastNanos)) ? new EngineHandle(this, mine) : null;
     }
 
     /**
-     * One key: entered again when this thread holds it and may, else taken in the store with the request's token
-     * ({@code null}: a single key's, drawn only when it goes to the store).
+     * (free) to HELD(1): a lock the store just took, at {@code takenAtNanos}, registered for reentrancy, renewal,
+     * loss and the endpoint.
      */
-    private @Nullable LockHandle acquireOne(String key, @Nullable String token, long leaseMillis, boolean renewed,
-            long deadline, LockRequest request) {
-        boolean reentrant = request.isReentrant();
-        long holdAtLeast = request.holdAtLeastNanos();
-        if (reentrant) {
-            Entry mine = this.held.get(key);
-            if (mine != null && mine.enterAgain(holdAtLeast)) {
-                return new EngineHandle(this, mine);
-            }
-        }
-        StoreLock lock = this.store.take(key, (token != null) ? token : this.tokens.next(), leaseMillis, renewed,
-                deadline);
-        if (lock == null) {
-            return null;
-        }
-        boolean leased = this.store.leased();
-        long validNanos = leased ? this.store.validNanos(leaseMillis) : Long.MAX_VALUE;
-        Entry entry = new Entry(lock, leaseMillis, renewed, validNanos, reentrant, holdAtLeast);
+    EngineHandle register(StoreLock lock, long leaseMillis, boolean renewed, long validNanos, LockRequest request,
+            long takenAtNanos) {
+        String key = lock.key();
+        Entry entry = new Entry(lock, leaseMillis, renewed, validNanos, request.isReentrant(),
+                request.holdAtLeastNanos(), takenAtNanos);
         // The store holds the key for nobody else here, so any entry left under it belongs to a lock found lost.
         this.held.put(key, entry);
         this.kept.taken(key);
-        if (renewed && leased) {
+        if (renewed && validNanos != Long.MAX_VALUE) {
             this.renewer.register(entry, validNanos);
         }
         if (!this.lostEarly.isEmpty()) {
@@ -195,9 +151,11 @@ public final class LockEngine implements LockProvider, LockInspector, LockEngine
 
     /**
      * Ends one (possibly nested) acquisition; the last one releases the key, or has the store keep it for what is
-     * left of the longest holdAtLeast.
+     * left of the longest holdAtLeast. An acquisition {@code undone} (a multi-key request that failed or starts
+     * over, whose section never ran) keeps nothing, and a key found no longer ours then is not reported lost:
+     * the caller never had it.
      */
-    void exit(Entry entry) {
+    void exit(Entry entry, boolean undone) {
         if (!entry.exitOne()) {
             return;
         }
@@ -206,9 +164,9 @@ public final class LockEngine implements LockProvider, LockInspector, LockEngine
         // A lock already found lost (and signalled) is released all the same, keeping nothing: the store leaves
         // a key that is another holder's alone.
         boolean wasHeld = entry.markReleased();
-        long keepMillis = wasHeld ? entry.keepMillis(System.nanoTime()) : 0;
+        long keepMillis = (wasHeld && !undone) ? entry.keepMillis(System.nanoTime()) : 0;
         boolean ours = entry.lock.release(keepMillis);
-        if (!ours && wasHeld) {
+        if (!ours && wasHeld && !undone) {
             entry.lostAtRelease();
             this.loss.lost(entry, LockLossDetection.RELEASE);
         }
@@ -267,23 +225,6 @@ public final class LockEngine implements LockProvider, LockInspector, LockEngine
     @Override
     public LockInspection inspect(String name) {
         return this.store.inspect(this.store.key(name));
-    }
-
-    private static LockNotAcquiredException notAcquired(String[] keys, long start) {
-        return new LockNotAcquiredException(List.of(keys), Duration.ofNanos(System.nanoTime() - start));
-    }
-
-    private static void releaseAll(List<LockHandle> taken, Throwable failure) {
-        for (int i = taken.size() - 1; i >= 0; i--) {
-            try {
-                taken.get(i).close();
-            }
-            catch (LockException ex) {
-                failure.addSuppressed(ex);
-                logger.warn("Could not release lock '" + taken.get(i).key() + "' after a failed multi-key "
-                        + "acquisition; it expires with its lease", ex);
-            }
-        }
     }
 
     /** How often renewed locks are renewed. */

@@ -20,7 +20,10 @@ public interface LockEngineProbe {
     default void takenOver(String key, boolean local) {
     }
 
-    /** A renewal round failed (Redis unreachable, timed out): the locks it covered were not extended. */
+    /**
+     * A renewal round failed (Redis unreachable, timed out), or could not confirm some of its locks (a Redlock
+     * majority out of reach for them): those locks were not extended.
+     */
     default void renewalFailed(int locks, RuntimeException failure) {
     }
 }

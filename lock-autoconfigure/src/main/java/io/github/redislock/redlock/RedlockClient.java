@@ -33,9 +33,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * node, so the next holder reads a counter at least this large, whichever nodes answer it: tokens strictly
  * increase as long as no node that confirmed a token loses its counter (see below). A failed attempt releases
  * the token everywhere. Waiting is repeated attempts, 20–70 ms apart (random, so that contenders do not
- * collide in step), until the wait time ends. Renewal and release go to every node; a renewal that a majority
- * answers without extending the lock marks it lost, and a lock not extended by a majority within its validity
- * time counts as no longer held. A lock closed before its holdAtLeast has
+ * collide in step), until the wait time ends. Renewal and release go to every node; a renewal in which more nodes
+ * answer that they no longer hold the lock than a majority can spare marks it lost, and a lock not extended by
+ * a majority within its validity time counts as no longer held. Each lock of a renewal batch is judged on its
+ * own round: one that misses a majority leaves the others extended. A lock closed before its holdAtLeast has
  * passed is kept on every node instead, owned by nobody, for the rest of it (counted from when the majority and
  * the fencing token were confirmed); the next holder's token still comes from the counters.
  * <p>

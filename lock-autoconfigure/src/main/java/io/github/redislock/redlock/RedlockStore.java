@@ -32,8 +32,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * The Redlock store under {@link io.github.redislock.engine.LockEngine}: takes one key on a majority of the
- * nodes with its fencing token, waits by jittered retries, extends (a round per lock on every node, the locks'
- * rounds in parallel), checks and releases. What that guarantees, and its limits, is in {@link RedlockClient}.
+ * nodes with its fencing token (each attempt is a {@link RedlockAttempt}), waits by jittered retries and counts
+ * the threads waiting, and extends (a round per lock on every node, the locks' rounds in parallel, each lock
+ * answered on its own); its handles check and release. What that guarantees, and its limits, is in {@link RedlockClient}.
  */
 final class RedlockStore implements LockStore {
 
@@ -60,6 +61,9 @@ final class RedlockStore implements LockStore {
     /** Who holds any key, as a majority of the nodes says; never on the lock's path. */
     private final HolderView holders;
 
+    /** Single attempts: the lock and its fencing token on a majority. */
+    private final RedlockAttempt attempts;
+
     /**
      * @param nodes one connection factory per independent master, at least 3
      * @param keyPrefix text put in front of every key, may be empty
@@ -85,6 +89,7 @@ final class RedlockStore implements LockStore {
                     return thread;
                 });
         this.holders = HolderView.forNodes(nodes, this.keyPrefix, RedlockNode::fenceKey);
+        this.attempts = new RedlockAttempt(this.nodes, this.quorum, this.calls);
     }
 
     /** The prefixed key, checked as on a single Redis. */
@@ -106,17 +111,19 @@ final class RedlockStore implements LockStore {
         try {
             while (true) {
                 // A fresh token per attempt: a late release of a failed attempt can never remove a later one's lock.
-                Attempt attempt = attempt(key, this.tokens.next(), leaseMillis);
-                if (attempt.handle != null) {
-                    return attempt.handle;
+                String token = this.tokens.next();
+                RedlockAttempt.Outcome attempt = this.attempts.attempt(key, token, leaseMillis);
+                if (attempt.fence() > 0) {
+                    return new RedlockHandle(this, key, token, attempt.fence(), leaseMillis, attempt.startNanos(),
+                            attempt.round());
                 }
                 long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
-                    int reachable = reachable(attempt.round, leaseMillis);
+                    int reachable = this.attempts.reachable(attempt.round(), leaseMillis);
                     if (reachable < this.quorum) {
                         throw new LockException("Only " + reachable + " of " + this.nodes.length
                                 + " Redlock nodes answered for lock '" + key + "'; a majority (" + this.quorum
-                                + ") is needed", attempt.round.firstError());
+                                + ") is needed", attempt.round().firstError());
                     }
                     return null;
                 }
@@ -143,99 +150,6 @@ final class RedlockStore implements LockStore {
     @Override
     public Map<String, Integer> waiting() {
         return new TreeMap<>(this.waiting);
-    }
-
-    /** One Redlock attempt: lock on a majority, then the fencing token on a majority, within the validity. */
-    private Attempt attempt(String key, String token, long leaseMillis) {
-        long start = System.nanoTime();
-        long validUntil = start + validityNanos(leaseMillis);
-        Round<RedlockNode.Taken> locked = Round.send(this.nodes, this.quorum, this.calls,
-                (node) -> node.acquire(key, token, leaseMillis), RedlockNode.Taken::acquired);
-        try {
-            locked.await(validUntil, false);
-            if (locked.successes() >= this.quorum && System.nanoTime() - validUntil < 0) {
-                long fence = nextFence(key, locked, validUntil);
-                if (fence > 0) {
-                    return new Attempt(new RedlockHandle(this, key, token, fence, leaseMillis, start, locked),
-                            locked);
-                }
-            }
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            undo(key, token, locked);
-            throw new LockException("Interrupted while acquiring lock '" + key + "'", ex);
-        }
-        catch (RuntimeException | Error ex) {
-            undo(key, token, locked);
-            throw ex;
-        }
-        undo(key, token, locked);
-        return new Attempt(null, locked);
-    }
-
-    /**
-     * How many nodes answered the failed last attempt without an error, once every node answered or failed
-     * (bounded by the command timeout, and the validity as a backstop): whether the lock is taken by someone
-     * else or a majority is out of reach.
-     */
-    private int reachable(Round<RedlockNode.Taken> round, long leaseMillis) {
-        try {
-            round.await(System.nanoTime() + validityNanos(leaseMillis), true);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
-        return this.nodes.length - round.errors();
-    }
-
-    /**
-     * Undoes a failed attempt: releases the token on every node now, and again on each node whose answer
-     * comes later (its acquisition may have run after this release, over another connection).
-     */
-    private void undo(String key, String token, Round<RedlockNode.Taken> attempt) {
-        attempt.whenAnswered((index) -> {
-            try {
-                this.calls.execute(() -> this.nodes[index].release(key, token));
-            }
-            catch (RuntimeException ex) {
-                logger.debug("Could not undo a late Redlock attempt on " + this.nodes[index], ex);
-            }
-        });
-        releaseEverywhere(key, token);
-    }
-
-    /**
-     * The fencing token: one more than the largest counter of the nodes that took the lock (a majority), or the
-     * largest of their clocks (microseconds) when that is more, raised to on every node and confirmed by a
-     * majority within the validity time. Counters expire a day after their last raise, so that a key used once
-     * leaves nothing behind for good; tokens still increase, as the clocks have moved on by then.
-     * @return the token, or 0 when a majority did not confirm it in time
-     */
-    private long nextFence(String key, Round<RedlockNode.Taken> locked, long validUntil)
-            throws InterruptedException {
-        long max = 0;
-        long clock = 0;
-        for (int i = 0; i < this.nodes.length; i++) {
-            RedlockNode.Taken taken = locked.answer(i);
-            if (taken != null && taken.acquired()) {
-                max = Math.max(max, taken.counter());
-                clock = Math.max(clock, taken.clock());
-            }
-        }
-        long fence = Math.max(max + 1, clock);
-        Round<Long> raised = Round.send(this.nodes, this.quorum, this.calls, (node) -> node.raiseFence(key, fence),
-                (stored) -> stored == fence);
-        raised.await(validUntil, false);
-        for (int i = 0; i < this.nodes.length; i++) {
-            Long stored = raised.answer(i);
-            if (stored != null && stored > fence) {
-                throw new LockException("Redlock node " + i + " holds fencing token " + stored + " for lock '" + key
-                        + "', larger than the " + fence + " a majority agreed on: a node lost its data or the "
-                        + "nodes are shared with another configuration; not taken");
-            }
-        }
-        return (raised.successes() >= this.quorum && System.nanoTime() - validUntil < 0) ? fence : 0;
     }
 
     /** The lease less a clock drift allowance of 1% plus 2 ms, in ns. */
@@ -325,11 +239,6 @@ final class RedlockStore implements LockStore {
         return "Redlock over " + this.nodes.length + " masters";
     }
 
-    /** Best effort, without waiting: whatever the token took on any node goes. */
-    void releaseEverywhere(String key, String token) {
-        Round.send(this.nodes, this.quorum, this.calls, (node) -> node.release(key, token), (released) -> released);
-    }
-
     RedlockNode[] nodes() {
         return this.nodes;
     }
@@ -358,8 +267,5 @@ final class RedlockStore implements LockStore {
     public void close() {
         this.holders.registry().withdraw();
         this.calls.shutdownNow();
-    }
-
-    private record Attempt(@Nullable RedlockHandle handle, Round<RedlockNode.Taken> round) {
     }
 }

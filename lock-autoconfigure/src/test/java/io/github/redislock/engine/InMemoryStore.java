@@ -53,6 +53,10 @@ final class InMemoryStore implements LockStore {
 
     private long takenLateByNanos;
 
+    private long nextLateByNanos;
+
+    private final Map<String, Runnable> duringTake = new HashMap<>();
+
     private long outlastNanos;
 
     InMemoryStore(boolean leased) {
@@ -76,7 +80,13 @@ final class InMemoryStore implements LockStore {
         if (current != null && (!this.leased || now - current.expiresAt < 0)) {
             return null;
         }
-        Held held = new Held(key, ++this.fences, now - this.takenLateByNanos, leaseMillis);
+        Runnable during = this.duringTake.remove(key);
+        if (during != null) {
+            during.run();
+            now = System.nanoTime();
+        }
+        Held held = new Held(key, ++this.fences, now - this.takenLateByNanos - this.nextLateByNanos, leaseMillis);
+        this.nextLateByNanos = 0;
         held.expiresAt += this.outlastNanos;
         this.keys.put(key, held);
         if (key.equals(this.loseOnTake)) {
@@ -172,6 +182,16 @@ final class InMemoryStore implements LockStore {
     /** Takes from now on as a take that waited this long for a slow node: with that much less of the lease left. */
     synchronized void takeLateBy(Duration late) {
         this.takenLateByNanos = late.toNanos();
+    }
+
+    /** Takes the next lock as a take whose reply came this late: with that much less of the lease left. */
+    synchronized void takeNextLateBy(Duration late) {
+        this.nextLateByNanos = late.toNanos();
+    }
+
+    /** Runs the action inside the next take of the key, before the store takes it (a take that is slow to come). */
+    synchronized void duringNextTakeOf(String key, Runnable action) {
+        this.duringTake.put(key, action);
     }
 
     /**

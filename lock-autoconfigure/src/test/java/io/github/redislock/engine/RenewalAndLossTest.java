@@ -162,8 +162,8 @@ class RenewalAndLossTest {
     @Test
     void aLeaseThatRanOutByTheLocalClockIsLostAtTheNextTickAndNeverExtendedAgain() {
         this.store.outlastLeasesBy(Duration.ofHours(1));
-        // Taken with 50 ms of its 30 s lease left by the local clock.
-        this.store.takeLateBy(LEASE.minusMillis(50));
+        // Taken with 3.1 s of its 30 s lease left by the local clock: just fresh enough to be handed out.
+        this.store.takeLateBy(Duration.ofMillis(26_900));
         LockHandle handle = renewed("k");
         await().atMost(Duration.ofSeconds(5)).until(() -> !handle.isHeld());
         this.scheduler.tick();
@@ -185,8 +185,8 @@ class RenewalAndLossTest {
     @Test
     void anExtensionConfirmedOnlyAfterTheLeaseRanOutLosesTheLock() {
         this.store.outlastLeasesBy(Duration.ofHours(1));
-        // Taken with 2 s of its lease left; the store answers the round once that has run out.
-        this.store.takeLateBy(LEASE.minusSeconds(2));
+        // Taken with 3.5 s of its lease left; the store answers the round once that has run out.
+        this.store.takeLateBy(Duration.ofMillis(26_500));
         LockHandle handle = renewed("k");
         this.store.duringNextExtension(() -> await().atMost(Duration.ofSeconds(10)).until(() -> !handle.isHeld()));
         this.scheduler.tick();

@@ -308,10 +308,11 @@ class RedlockClientTest {
 
     /**
      * The torture suite's Redlock case: a lock on four of the five nodes (the fifth was taken) loses its majority
-     * when two of its four are killed. Its holder is told at the next renewal, which the two still holding it and
-     * the fifth answer (a majority, too few extending), and no one else can take a majority before that: the
-     * killed nodes are down, and the two copies left, extended by that very round, keep everyone out for a lease
-     * after it. What Redlock guarantees here is that order, not that the lock is kept.
+     * when two of its four are killed. Its renewal rounds then have two extensions, one refusal and two errors:
+     * no majority either way (UNKNOWN), so its holder is told when its validity runs out by the local clock, and
+     * no one else can take a majority before that: the killed nodes are down, and the two copies left, extended
+     * by every round until then, keep everyone out for a lease after the last one. What Redlock guarantees here
+     * is that order, not that the lock is kept.
      */
     @Test
     void aLockThatLosesItsMajorityWhenNodesDieIsReportedLostBeforeAnyoneElseTakesIt() {

@@ -1,15 +1,19 @@
 package io.github.redislock.redlock;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import io.github.redislock.LockHandle;
+import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
+import io.github.redislock.engine.LockEngineState;
 import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.support.TestConnections;
 import io.github.redislock.testsupport.RedisServer;
@@ -26,8 +30,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * What Redlock gets from the store-neutral engine: reentrancy (thread-owned; non-reentrant requests neither enter
- * nor are entered) and multi-key all or nothing, on three independent local masters, judged by reading the nodes
- * directly.
+ * nor are entered), multi-key all or nothing, and renewal answered per lock, on three independent local masters,
+ * judged by reading the nodes directly.
  */
 class RedlockEngineTest {
 
@@ -67,12 +71,16 @@ class RedlockEngineTest {
     }
 
     private RedlockClient client() {
+        return client(Duration.ofSeconds(30), LockLossListener.NONE);
+    }
+
+    private RedlockClient client(Duration renewedLease, LockLossListener lossListener) {
         if (this.factories.isEmpty()) {
             for (RedisServer master : masters) {
                 this.factories.add(TestConnections.lettuce(master, Duration.ofSeconds(5)));
             }
         }
-        RedlockClient client = new RedlockClient(this.factories, "", Duration.ofSeconds(30), LockLossListener.NONE);
+        RedlockClient client = new RedlockClient(this.factories, "", renewedLease, lossListener);
         this.clients.add(client);
         return client;
     }
@@ -232,5 +240,55 @@ class RedlockEngineTest {
             assertThat((Long) master.command("PTTL", KEY)).isBetween(1L, hold.toMillis());
         }));
         assertThatThrownBy(() -> client.acquire(request(KEY, NO_WAIT))).isInstanceOf(LockNotAcquiredException.class);
+    }
+    /**
+     * Renewal answers per lock: both locks are renewed in the same batch, and the second one's key is made
+     * unreadable on two of the three nodes (a value of another type, so the compare-and-extend fails there with an
+     * error). Its rounds have one extension and no majority either way, UNKNOWN every tick, and it is lost once
+     * its lease runs out by the local clock. The first one, extended by every node, is extended at every tick
+     * before and after that, and is never lost.
+     */
+    @Test
+    void aLockWhoseMajorityExtendedItStaysHeldWhileAnotherOfTheBatchMissesItsMajority() {
+        List<String> lost = new CopyOnWriteArrayList<>();
+        // Renewed every 666 ms: a tick delayed by a loaded machine still lands within the lease.
+        RedlockClient client = client(Duration.ofSeconds(2),
+                (key, token, fence, detection) -> lost.add(key + " " + detection));
+        String kept = "redlock:kept";
+        String unconfirmed = "redlock:unconfirmed";
+        LockHandle keptHandle = client.acquire(request(kept, Duration.ofSeconds(10)));
+        LockHandle unconfirmedHandle = client.acquire(request(unconfirmed, Duration.ofSeconds(10)));
+        await().untilAsserted(() -> {
+            assertThat(holders(kept, keptHandle)).isEqualTo(3);
+            assertThat(holders(unconfirmed, unconfirmedHandle)).isEqualTo(3);
+        });
+        for (int i = 0; i < 2; i++) {
+            masters.get(i).command("DEL", unconfirmed);
+            masters.get(i).command("HSET", unconfirmed, "planted", "1");
+        }
+        // Marked lost, then signalled: the signal is the later of the two.
+        await().atMost(Duration.ofSeconds(10)).until(() -> !lost.isEmpty());
+        Instant lostAt = Instant.now();
+        assertThat(lost).containsExactly(unconfirmed + " " + LockLossDetection.RENEWAL);
+        assertThat(unconfirmedHandle.isLost()).isTrue();
+        // Rounds after the loss still extend the other lock: its lease starts after it.
+        await().atMost(Duration.ofSeconds(10)).until(() -> leaseStartedAt(client, kept)
+            .isAfter(lostAt.plus(client.state().renewal().period())));
+        assertThat(keptHandle.isHeld()).isTrue();
+        assertThat(keptHandle.isLost()).isFalse();
+        assertThat(holders(kept, keptHandle)).isEqualTo(3);
+        assertThat(client.state().renewal().lastError()).contains("could not confirm");
+        for (int i = 0; i < 2; i++) {
+            masters.get(i).command("DEL", unconfirmed);
+        }
+        unconfirmedHandle.close();
+        keptHandle.close();
+        assertThat(lost).hasSize(1);
+        awaitFreeEverywhere(kept, unconfirmed);
+    }
+
+    private static Instant leaseStartedAt(RedlockClient client, String key) {
+        return client.state().held().stream().filter((held) -> held.key().equals(key)).findFirst()
+            .map(LockEngineState.HeldKey::leaseStartedAt).orElseThrow();
     }
 }

@@ -69,10 +69,6 @@ class CoroutineLockLifecycleTest {
 
     @Test
     fun aSuspendedHolderKeepsItsLockRenewed() = run("redis-lock.lease-time=300ms") { app ->
-        // The application's first lock call opens the connection and loads the scripts; in a cold JVM its reply
-        // can come after a 300 ms lease has run out by the local clock, and such a lock is reported lost at the
-        // first renewal tick (the engine's rule). The lease under test is the one a warm application takes.
-        app.template().withLock("warm-up") {}
         val release = CompletableDeferred<Unit>()
         val entered = CompletableDeferred<Pair<String, String>>()
         val holder = launch(Dispatchers.Default) {
