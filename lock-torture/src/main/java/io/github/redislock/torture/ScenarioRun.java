@@ -206,6 +206,34 @@ final class ScenarioRun {
         return members.stream().map(String.class::cast).collect(Collectors.toCollection(HashSet::new));
     }
 
+    /** How many section records the workers have written so far. */
+    long recordCount() {
+        return (Long) this.witness.command("LLEN", Witness.SECTIONS);
+    }
+
+    /**
+     * Waits until the records of the given sections are among those written since {@code from} (a worker writes
+     * a section's record once its lock call, the release included, has returned); fails after the timeout.
+     */
+    void awaitRecords(long from, Set<String> members, Duration timeout) {
+        Set<String> missing = new HashSet<>(members);
+        long next = from;
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!missing.isEmpty()) {
+            List<?> texts = (List<?>) this.witness.command("LRANGE", Witness.SECTIONS, Long.toString(next), "-1");
+            next += texts.size();
+            texts.forEach((text) -> missing.remove(SectionRecord.parse((String) text).member()));
+            if (missing.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("No record of " + missing + " within " + timeout);
+            }
+            // The records come from other processes: the witness is polled for them.
+            runFor(Duration.ofMillis(10));
+        }
+    }
+
     /** Tells the witness that a worker is dead: its sections are inside nothing any more. */
     void markDead(WorkerProcess worker) {
         this.witness.command("SADD", "dead", worker.id());
@@ -311,7 +339,8 @@ final class ScenarioRun {
     private static void writeRecords(Path file, List<SectionRecord> records, Fault fault) {
         List<String> lines = new ArrayList<>();
         lines.add("# fault " + fault.start() + ".." + fault.end() + " " + fault.faulted() + ": " + fault.description());
-        lines.add("# worker|member|kind|resources|token|wait start|enter|leave|others inside|read|write|told|exception");
+        lines.add("# worker|member|kind|resources|token|wait start|enter|leave|others inside|read|write|told|held until"
+                + "|exception");
         records.forEach((record) -> lines.add(record.format()));
         try {
             Files.createDirectories(file.getParent());
