@@ -7,6 +7,7 @@ import java.util.stream.Collectors;
 
 import io.github.redislock.testsupport.RedisSentinel;
 import io.github.redislock.testsupport.RedisServer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The faults, one per scenario. Each signals only processes the suite started, by PID, and returns when the
@@ -68,7 +69,7 @@ final class Nemesis {
 
     private Fault killWorker() {
         WorkerProcess victim = this.run.workers().get(0);
-        List<String> held = freezeWhileHolding(victim);
+        List<String> held = freezeWhileHolding(victim, null);
         long start = this.run.now();
         victim.kill();
         this.run.markDead(victim);
@@ -76,14 +77,47 @@ final class Nemesis {
                 victim.id() + " killed holding " + held);
     }
 
+    /**
+     * Freezes the first worker inside one of its long sections (and, where it can, inside a short one too) for 1.5
+     * leases, and on until another worker's long section has taken that resource; then thaws it. Its stale
+     * release of the long sections' resource then lands while that other section is inside with seconds of work
+     * left (its lease ran out at least 2 s into the freeze, and long sections work 1.5 leases): a release that
+     * took the other's lock would let a third section in beside it, whose read makes the store refuse the other's
+     * write. The fault's description says whether the release was seen to land so (its record written while the
+     * other section was still inside), which {@code SabotagedReleaseTest} checks.
+     */
     private Fault pauseWorker() {
         WorkerProcess victim = this.run.workers().get(0);
-        List<String> held = freezeWhileHolding(victim);
+        String resource = SectionKind.SLOW_RESOURCE;
+        List<String> held = freezeWhileHolding(victim, resource);
+        Set<String> stale = this.run.membersOf(resource);
+        stale.removeIf((member) -> !member.startsWith(victim.id() + ":"));
         long start = this.run.now();
         ScenarioRun.runFor(pastTheLease());
+        String successor = awaitOtherInside(resource, victim, this.lease.multipliedBy(3));
+        long recorded = this.run.recordCount();
         victim.resume();
-        return new Fault(start, this.run.now(), Set.of(victim.id()),
-                victim.id() + " frozen for " + pastTheLease().toMillis() + " ms inside " + held);
+        long end = this.run.now();
+        this.run.awaitRecords(recorded, stale, Duration.ofMinutes(1));
+        boolean landed = this.run.membersOf(resource).contains(successor);
+        return new Fault(start, end, Set.of(victim.id()), victim.id() + " frozen for " + (end - start) / 1000
+                + " ms inside " + held + "; its stale release of " + resource + " returned "
+                + (landed ? "while " : "after ") + successor + (landed ? " was inside" : " had left"));
+    }
+
+    /** The first section of another worker seen inside the (frozen) victim's resource; fails after the timeout. */
+    private String awaitOtherInside(String resource, WorkerProcess victim, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (String member : this.run.membersOf(resource)) {
+                if (!member.startsWith(victim.id() + ":")) {
+                    return member;
+                }
+            }
+            ScenarioRun.runFor(Duration.ofMillis(20));
+        }
+        throw new IllegalStateException("No other worker entered " + resource + " within " + timeout
+                + " while " + victim + " was frozen");
     }
 
     /**
@@ -212,23 +246,26 @@ final class Nemesis {
 
     /**
      * Freezes the worker at a moment when its sections are inside resources (the witness says so, and a frozen
-     * process cannot leave); returns the resources it holds. It waits for a moment when the worker holds two or
-     * more, where a fault does the most harm, for up to 10 s, then settles for one; it gives up after a minute.
+     * process cannot leave), one of them {@code required} if given; returns the resources it holds. It waits for
+     * a moment when the worker holds two or more, where a fault does the most harm, for up to 10 s, then settles
+     * for one; it gives up after a minute.
      */
-    private List<String> freezeWhileHolding(WorkerProcess victim) {
+    private List<String> freezeWhileHolding(WorkerProcess victim, @Nullable String required) {
         long started = System.nanoTime();
         long settle = started + Duration.ofSeconds(10).toNanos();
         long deadline = started + Duration.ofMinutes(1).toNanos();
         while (System.nanoTime() < deadline) {
             victim.pause();
             List<String> held = this.run.resourcesHeldBy(victim);
-            if (held.size() >= 2 || (!held.isEmpty() && System.nanoTime() > settle)) {
+            boolean enough = (required != null) ? held.contains(required) : !held.isEmpty();
+            if (enough && (held.size() >= 2 || System.nanoTime() > settle)) {
                 return held;
             }
             victim.resume();
             ScenarioRun.runFor(Duration.ofMillis(20));
         }
-        throw new IllegalStateException(victim + " was never seen inside a section");
+        throw new IllegalStateException(victim + " was never seen inside a section"
+                + ((required != null) ? " of " + required : ""));
     }
 
     /**

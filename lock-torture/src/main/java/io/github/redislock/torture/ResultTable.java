@@ -13,7 +13,7 @@ final class ResultTable {
 
     static String render(List<ScenarioResult> results) {
         List<String> lines = new ArrayList<>();
-        lines.add("| scenario | client | sections | overlaps (untold) | fenced writes accepted / rejected | lost updates "
+        lines.add("| scenario | client | sections | overlaps (untold, told late) | fenced writes accepted / rejected | lost updates "
                 + "| stale tokens | recovery | longest idle while others waited | exceptions | loss signals "
                 + "| verdict |");
         lines.add("|---|---|---:|---:|---|---:|---:|---:|---:|---|---|---|");
@@ -25,7 +25,7 @@ final class ResultTable {
             }
             lines.add("| " + String.join(" | ", result.scenario().id(), result.client(),
                     Integer.toString(result.sections()),
-                    result.overlaps() + " (" + result.untoldOverlaps() + ")",
+                    result.overlaps() + " (" + result.untoldOverlaps() + ", " + result.lateOverlaps() + ")",
                     result.acceptedTotal() + " / " + result.rejectedTotal() + perWorker(result.rejected()),
                     Integer.toString(result.lostUpdates()), Integer.toString(result.staleTokens()),
                     recovery(result), millis(result.longestIdleMicros()), counts(result.exceptions()),

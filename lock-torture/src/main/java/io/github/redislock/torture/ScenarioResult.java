@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
  * @param sections critical sections entered
  * @param overlaps pairs of sections inside one resource at once
  * @param untoldOverlaps of those, pairs where neither section's worker learned that its lock was lost
+ * @param lateOverlaps of the others, pairs where the worker told learned it only after the second section had
+ * entered (see {@link Verdict})
  * @param accepted fenced writes accepted, per worker
  * @param rejected sections whose fenced read or write was rejected, per worker
  * @param lostUpdates accepted writes that overwrote an update they had not read
@@ -35,14 +37,14 @@ import org.jspecify.annotations.Nullable;
  * @param skipped why the scenario did not run on this machine, or null when it ran
  */
 record ScenarioResult(Scenario scenario, String client, String topology, Fault fault, int attempts, int sections, int overlaps,
-        int untoldOverlaps, Map<String, Integer> accepted, Map<String, Integer> rejected, int lostUpdates,
+        int untoldOverlaps, int lateOverlaps, Map<String, Integer> accepted, Map<String, Integer> rejected, int lostUpdates,
         int staleTokens, int staleAccepted, @Nullable Long recoveryMicros, long longestIdleMicros,
         Map<String, Long> exceptions, Map<String, Long> lossSignals, List<String> failures, Duration wallTime,
         Measures measures, @Nullable String skipped) {
 
     /** A scenario this machine cannot run (see {@link Scenario.Requirement}): neither passed nor failed. */
     static ScenarioResult skipped(Scenario scenario, String client, String reason) {
-        return new ScenarioResult(scenario, client, "-", Fault.none(0), 0, 0, 0, 0, Map.of(), Map.of(), 0, 0, 0, null,
+        return new ScenarioResult(scenario, client, "-", Fault.none(0), 0, 0, 0, 0, 0, Map.of(), Map.of(), 0, 0, 0, null,
                 0, Map.of(), Map.of(), List.of(), Duration.ZERO, Measures.NONE, reason);
     }
 

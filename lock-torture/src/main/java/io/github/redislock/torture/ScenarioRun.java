@@ -29,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  * <caption>Worker states</caption>
  * <tr><th>state</th><th>event</th><th>next</th></tr>
  * <tr><td>starting</td><td>its application context is up: it adds itself to {@code ready}</td><td>ready</td></tr>
- * <tr><td>starting</td><td>it exits, or is not ready within 2 minutes</td><td>the run fails with its log</td></tr>
+ * <tr><td>starting</td><td>it exits, or is not ready within 5 minutes</td><td>the run fails with its log</td></tr>
  * <tr><td>ready</td><td>every worker is ready; the run sets {@code go}</td><td>running</td></tr>
  * <tr><td>running</td><td>the nemesis freezes it (SIGSTOP)</td><td>frozen</td></tr>
  * <tr><td>frozen</td><td>the nemesis thaws it (SIGCONT)</td><td>running</td></tr>
@@ -45,7 +45,12 @@ import org.jspecify.annotations.Nullable;
  */
 final class ScenarioRun {
 
-    private static final Duration WORKER_START_TIMEOUT = Duration.ofSeconds(120);
+    /**
+     * Longer than a worker's own start may take: its Spring start (measured at up to 2 minutes, JVM included, on
+     * the 2-core build machine at load 30) and then its warm-up, which retries for up to a minute before it gives
+     * up and exits. Nothing before ready is judged, so this only bounds how long a hung start goes unnoticed.
+     */
+    private static final Duration WORKER_START_TIMEOUT = Duration.ofMinutes(5);
 
     private static final Duration WORKER_STOP_TIMEOUT = Duration.ofSeconds(60);
 
@@ -223,6 +228,34 @@ final class ScenarioRun {
         return members.stream().map(String.class::cast).collect(Collectors.toCollection(HashSet::new));
     }
 
+    /** How many section records the workers have written so far. */
+    long recordCount() {
+        return (Long) this.witness.command("LLEN", Witness.SECTIONS);
+    }
+
+    /**
+     * Waits until the records of the given sections are among those written since {@code from} (a worker writes
+     * a section's record once its lock call, the release included, has returned); fails after the timeout.
+     */
+    void awaitRecords(long from, Set<String> members, Duration timeout) {
+        Set<String> missing = new HashSet<>(members);
+        long next = from;
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!missing.isEmpty()) {
+            List<?> texts = (List<?>) this.witness.command("LRANGE", Witness.SECTIONS, Long.toString(next), "-1");
+            next += texts.size();
+            texts.forEach((text) -> missing.remove(SectionRecord.parse((String) text).member()));
+            if (missing.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("No record of " + missing + " within " + timeout);
+            }
+            // The records come from other processes: the witness is polled for them.
+            runFor(Duration.ofMillis(10));
+        }
+    }
+
     /** Tells the witness that a worker is dead: its sections are inside nothing any more. */
     void markDead(WorkerProcess worker) {
         this.witness.command("SADD", "dead", worker.id());
@@ -353,7 +386,8 @@ final class ScenarioRun {
     private static void writeRecords(Path file, List<SectionRecord> records, Fault fault) {
         List<String> lines = new ArrayList<>();
         lines.add("# fault " + fault.start() + ".." + fault.end() + " " + fault.faulted() + ": " + fault.description());
-        lines.add("# worker|member|kind|resources|token|wait start|enter|leave|others inside|read|write|told|exception");
+        lines.add("# worker|member|kind|resources|token|wait start|enter|leave|others inside|read|write|told|held until"
+                + "|exception");
         records.forEach((record) -> lines.add(record.format()));
         try {
             Files.createDirectories(file.getParent());

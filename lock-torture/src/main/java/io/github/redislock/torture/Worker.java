@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 
 import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockContext;
@@ -71,8 +72,7 @@ public final class Worker {
 
     private void run(ConfigurableApplicationContext context) throws InterruptedException {
         try (Witness control = Witness.connect(this.witnessHost, this.witnessPort)) {
-            this.clockAnchorNanos = System.nanoTime();
-            this.clockAnchorMicros = control.timeMicros();
+            anchorClock(control);
             WorkerApplication.LostLocks lost = context.getBean(WorkerApplication.LostLocks.class);
             lost.setListener((event) -> {
                 synchronized (control) {
@@ -239,7 +239,7 @@ public final class Worker {
             SectionRecord record = new SectionRecord(Worker.this.id, body.member, kind, resources,
                     (lock != null) ? lock.fencingToken() : -1, waitStart, body.enter,
                     (body.enter > 0) ? body.leave : Worker.this.nowMicros(), body.others,
-                    body.read, body.write, told, exception);
+                    body.read, body.write, told, body.heldUntil, exception);
             witness.command("RPUSH", Witness.SECTIONS, record.format());
         }
 
@@ -281,6 +281,9 @@ public final class Worker {
 
             private boolean heldAtEnd;
 
+            /** When an {@code isHeld()} last answered true (witness microseconds); 0: never. */
+            private long heldUntil;
+
             Body(Witness witness, List<String> resources, SectionKind kind, String member) {
                 this.witness = witness;
                 this.resources = resources;
@@ -297,6 +300,7 @@ public final class Worker {
             public void run(LockHandle lock) {
                 this.lock = lock;
                 String worker = Worker.this.id;
+                askHeld();
                 Witness.Entry entry = this.witness.enter(this.resources, this.member);
                 this.enter = entry.micros();
                 this.others = entry.others();
@@ -308,19 +312,60 @@ public final class Worker {
                     long written = this.witness.fencedWrite(resource, lock.fencingToken(), worker, value);
                     this.write = (written == 0) ? 'R' : (written == 2) ? 'L' : 'A';
                 }
-                this.heldAtEnd = lock.isHeld();
+                this.heldAtEnd = askHeld();
                 this.leave = this.witness.leave(this.resources, this.member);
             }
 
+            /**
+             * The protected work: long enough that a pause of the process lands inside sections. It asks whether
+             * the lock is held every 5 ms meanwhile, as a careful application checks before each step, so that
+             * the record says until when the library told this section it held the lock.
+             */
             private void work() {
+                long millis = (this.kind == SectionKind.LONG) ? Loop.this.lease.toMillis() * 3 / 2
+                        : 1 + Loop.this.random.nextInt(Loop.this.workMillis);
+                long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
                 try {
-                    // The protected work: long enough that a pause of the process lands inside sections.
-                    Thread.sleep((this.kind == SectionKind.LONG) ? Loop.this.lease.toMillis() * 3 / 2
-                            : 1 + Loop.this.random.nextInt(Loop.this.workMillis));
+                    for (long left = millis; left > 0; left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())) {
+                        Thread.sleep(Math.min(left, 5));
+                        askHeld();
+                    }
                 }
                 catch (InterruptedException ex) {
                     Thread.currentThread().interrupt();
                 }
+            }
+
+            /**
+             * {@code isHeld()}, remembering when it last answered true: the moment the answer was back, the
+             * latest moment this section could have acted on it.
+             */
+            private boolean askHeld() {
+                boolean held = this.lock.isHeld();
+                if (held) {
+                    this.heldUntil = Worker.this.nowMicros();
+                }
+                return held;
+            }
+        }
+    }
+
+    /**
+     * Anchors this JVM's monotonic clock to the witness's: the witness's time against {@link System#nanoTime()}
+     * when its reply arrived, from the quickest of a few round trips. The witness read its clock at some moment
+     * of that round trip, so {@link #nowMicros()} is behind the witness's clock by at most that round trip
+     * (about 0.1 ms on this machine): a time the worker records is never later than the moment it stands for.
+     */
+    private void anchorClock(Witness control) {
+        long quickest = Long.MAX_VALUE;
+        for (int i = 0; i < 5; i++) {
+            long sent = System.nanoTime();
+            long micros = control.timeMicros();
+            long received = System.nanoTime();
+            if (received - sent < quickest) {
+                quickest = received - sent;
+                this.clockAnchorNanos = received;
+                this.clockAnchorMicros = micros;
             }
         }
     }

@@ -15,11 +15,11 @@ class ResultTableTest {
     private static final long T = 1_700_000_000_000_000L;
 
     private static final ScenarioResult PASSED = new ScenarioResult(Scenario.HEALTHY, "lettuce", "one Redis", Fault.none(T),
-            1250, 1200, 0, 0, Map.of("w1", 400, "w2", 400, "w3", 400), Map.of(), 0, 0, 0, 0L, 4_000, Map.of(),
+            1250, 1200, 0, 0, 0, Map.of("w1", 400, "w2", 400, "w3", 400), Map.of(), 0, 0, 0, 0L, 4_000, Map.of(),
             Map.of(), List.of(), Duration.ofSeconds(62), new ScenarioResult.Measures(20.4, 3_000, 41_000, 0, null), null);
 
     private static final ScenarioResult FAILED = new ScenarioResult(Scenario.WORKER_PAUSE, "jedis", "one Redis",
-            new Fault(T, T + 4_500_000, Set.of("w1"), "w1 frozen for 4500 ms inside [r0]"), 950, 900, 2, 1,
+            new Fault(T, T + 4_500_000, Set.of("w1"), "w1 frozen for 4500 ms inside [r0]"), 950, 900, 3, 1, 1,
             Map.of("w2", 500, "w3", 390), Map.of("w1", 3), 0, 3, 0, 1_200_000L, 12_000_000,
             Map.of("LockLostException", 2L), Map.of("renewal", 1L),
             List.of("1 overlap(s) that no worker was told about", "w2 did not stop within 60 s"),
@@ -30,11 +30,11 @@ class ResultTableTest {
         List<String> lines = List.of(ResultTable.render(List.of(PASSED, FAILED)).split(System.lineSeparator(), -1));
 
         assertThat(lines).hasSize(7);
-        assertThat(lines.get(0)).startsWith("| scenario | client | sections | overlaps (untold) |").endsWith("| verdict |");
+        assertThat(lines.get(0)).startsWith("| scenario | client | sections | overlaps (untold, told late) |").endsWith("| verdict |");
         assertThat(lines.get(1)).isEqualTo("|---|---|---:|---:|---|---:|---:|---:|---:|---|---|---|");
         assertThat(lines.subList(2, 7)).containsExactly(
-                "| healthy | lettuce | 1200 | 0 (0) | 1200 / 0 | 0 | 0 | – | 4 ms | – | – | pass |",
-                "| worker-pause | jedis | 900 | 2 (1) | 890 / 3 (w1: 3) | 0 | 3 | 1200 ms | 12 s | LockLostException 2 "
+                "| healthy | lettuce | 1200 | 0 (0, 0) | 1200 / 0 | 0 | 0 | – | 4 ms | – | – | pass |",
+                "| worker-pause | jedis | 900 | 3 (1, 1) | 890 / 3 (w1: 3) | 0 | 3 | 1200 ms | 12 s | LockLostException 2 "
                         + "| renewal 1 | **FAIL** |",
                 "",
                 "- healthy on lettuce (one Redis, 62 s): none; 20 sections/s, waits median 3 ms, p99 41 ms",
@@ -56,13 +56,13 @@ class ResultTableTest {
     @Test
     void recoveryThatNeverCameSaysNever() {
         ScenarioResult stuck = new ScenarioResult(Scenario.REDIS_PAUSE, "lettuce", "one Redis",
-                new Fault(T, T + 4_500_000, Set.of("w1", "w2"), "Redis frozen for 4500 ms"), 10, 5, 0, 0, Map.of(),
+                new Fault(T, T + 4_500_000, Set.of("w1", "w2"), "Redis frozen for 4500 ms"), 10, 5, 0, 0, 0, Map.of(),
                 Map.of(), 0, 0, 0, null, 0, Map.of(), Map.of(),
                 List.of("no progress on every resource within 3 leases after the fault"), Duration.ofSeconds(20),
                 ScenarioResult.Measures.NONE, null);
 
         assertThat(ResultTable.render(List.of(stuck)))
-            .contains("| redis-pause | lettuce | 5 | 0 (0) | 0 / 0 | 0 | 0 | never | 0 ms | – | – | **FAIL** |");
+            .contains("| redis-pause | lettuce | 5 | 0 (0, 0) | 0 / 0 | 0 | 0 | never | 0 ms | – | – | **FAIL** |");
     }
 
     @Test

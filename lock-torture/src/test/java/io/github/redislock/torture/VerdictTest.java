@@ -76,6 +76,60 @@ class VerdictTest {
     }
 
     @Test
+    void overlapToldOnlyAfterTheOtherEnteredFailsWhereTheStoreKeepsItsLocks() {
+        ScenarioResult result = judge(Scenario.WORKER_PAUSE, PAUSE,
+                section("w1:t0:1").in("r0").entered(1, 100, 3000).toldAt(2501),
+                section("w2:t0:1").in("r0").entered(2, 2500, 2600).others("w1:t0:1"));
+
+        assertOverlaps(result, 1, 0, "1 overlap(s) told only after they began (isHeld() still true once the other "
+                + "section had entered)");
+        assertThat(result.lateOverlaps()).isEqualTo(1);
+    }
+
+    @Test
+    void overlapToldWhenTheOtherEnteredIsInTime() {
+        ScenarioResult result = judge(Scenario.WORKER_PARTITION, PAUSE,
+                section("w1:t0:1").in("r0").entered(1, 100, 3000).toldAt(2500),
+                section("w2:t0:1").in("r0").entered(2, 2500, 2600).others("w1:t0:1"));
+
+        assertOverlaps(result, 1, 0);
+        assertThat(result.lateOverlaps()).isZero();
+    }
+
+    @Test
+    void overlapToldLateByOneAndInTimeByTheOtherIsInTime() {
+        ScenarioResult result = judge(Scenario.WORKER_PAUSE, PAUSE,
+                section("w1:t0:1").in("r0").entered(1, 100, 3000).toldAt(2900),
+                section("w2:t0:1").in("r0").entered(2, 2500, 2600).others("w1:t0:1").toldAt(2400));
+
+        assertOverlaps(result, 1, 0);
+        assertThat(result.lateOverlaps()).isZero();
+    }
+
+    @Test
+    void overlapToldLatePassesWhereTheStoreForgetsLocks() {
+        Fault restart = new Fault(T + 1000, T + 2000, Set.of("w1", "w2"), "Redis killed and restarted empty");
+        ScenarioResult result = judge(Scenario.REDIS_RESTART, restart,
+                section("w1:t0:1").in("r0").entered(1, 100, 3000).toldAt(2900),
+                section("w2:t0:1").in("r0").entered(2, 2500, 2600).others("w1:t0:1"),
+                section("w2:t0:2").in("r0").entered(3, 3100, 3200));
+
+        assertOverlaps(result, 1, 0);
+        assertThat(result.lateOverlaps()).isEqualTo(1);
+    }
+
+    @Test
+    void untoldOverlapIsNotCountedAsLate() {
+        ScenarioResult result = judge(Scenario.REDIS_RESTART, PAUSE,
+                section("w1:t0:1").in("r0").entered(1, 100, 3000),
+                section("w2:t0:1").in("r0").entered(2, 2500, 2600).others("w1:t0:1"),
+                section("w2:t0:2").in("r0").entered(3, 3100, 3200));
+
+        assertOverlaps(result, 1, 1, "1 overlap(s) that no worker was told about");
+        assertThat(result.lateOverlaps()).isZero();
+    }
+
+    @Test
     void rejectedWriteFromWorkerNoFaultHitFails() {
         ScenarioResult result = judge(Scenario.WORKER_PAUSE, PAUSE,
                 section("w2:t0:1").in("r0").entered(2, 2500, 2600).outcome('V', 'R'));
@@ -346,7 +400,7 @@ class VerdictTest {
 
     /**
      * A record under construction: a renewed section of one resource (two resources make it a two-key section),
-     * with accepted read and write, not told, that threw nothing. Times are offsets from {@link #T}.
+     * with accepted read and write, not told (held until it left), that threw nothing. Times are offsets from {@link #T}.
      */
     private static final class Section {
 
@@ -369,6 +423,8 @@ class VerdictTest {
         private char write = 'A';
 
         private boolean told;
+
+        private Long heldUntil;
 
         private String exception = "-";
 
@@ -410,8 +466,16 @@ class VerdictTest {
             return this;
         }
 
+        /** Told, and {@code isHeld()} false from its entry on (unless {@link #toldAt} says when). */
         Section told() {
             this.told = true;
+            return this;
+        }
+
+        /** Told, with {@code isHeld()} last true at this offset from {@link #T}. */
+        Section toldAt(long heldUntil) {
+            this.told = true;
+            this.heldUntil = heldUntil;
             return this;
         }
 
@@ -424,8 +488,11 @@ class VerdictTest {
             String worker = this.member.substring(0, this.member.indexOf(':'));
             long waitStart = (this.waitStart != null) ? T + this.waitStart : this.enter - 1;
             SectionKind kind = (this.resources.size() > 1) ? SectionKind.MULTI_KEY : SectionKind.RENEWED;
+            // Not told: held to the end. Told: from its entry on, unless told when.
+            long heldUntil = (this.heldUntil != null) ? T + this.heldUntil : this.told ? this.enter : this.leave;
             return new SectionRecord(worker, this.member, kind, this.resources, this.token, waitStart,
-                    this.enter, this.leave, List.copyOf(this.others), this.read, this.write, this.told, this.exception);
+                    this.enter, this.leave, List.copyOf(this.others), this.read, this.write, this.told, heldUntil,
+                    this.exception);
         }
     }
 }
