@@ -82,9 +82,13 @@ class ZooKeeperApplicationTest {
         this.contexts.forEach(ConfigurableApplicationContext::close);
     }
 
+    /**
+     * Sessions end here only when a test expires one ({@link ZooKeeperServer#expireSession}): the session timeout
+     * is long enough that a stall of the loaded build machine (7 s was seen against 4 s) never ends one by chance.
+     */
     private ConfigurableApplicationContext application(String... properties) {
         List<String> all = new ArrayList<>(List.of("redis-lock.zookeeper.connect-string=" + locks.connectString(),
-                "redis-lock.zookeeper.session-timeout=4s", "redis-lock.zookeeper.connection-timeout=2s",
+                "redis-lock.zookeeper.session-timeout=30s", "redis-lock.zookeeper.connection-timeout=2s",
                 "management.endpoints.access.default=read-only", "management.endpoints.web.exposure.include=*",
                 "management.endpoint.redislocks.show-keys=always"));
         all.addAll(List.of(properties));

@@ -56,7 +56,7 @@ class ZooKeeperMetricsTest {
     private ConfigurableApplicationContext application() {
         this.context = new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
             .properties("redis-lock.zookeeper.connect-string=" + server.connectString(),
-                    "redis-lock.zookeeper.session-timeout=4s", "redis-lock.zookeeper.connection-timeout=2s",
+                    "redis-lock.zookeeper.session-timeout=30s", "redis-lock.zookeeper.connection-timeout=2s",
                     "management.metrics.use-global-registry=false")
             .run();
         return this.context;
