@@ -1,8 +1,6 @@
 package io.github.redislock.core;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -33,8 +31,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * hand-offs and local hand-overs within the application (its Javadoc has the state machine), over a
  * {@link HandoffChannel};</li>
  * <li>{@link ReplicaAcknowledgement}, when asked for: {@code WAIT} for replicas after each acquisition in Redis;</li>
- * <li>extension in one round trip per hash slot ({@code renew.lua} over every renewed lock of the slot), and the
- * check of a lock against Redis.</li>
+ * <li>{@link SlotRenewals}: extension in one round trip per hash slot ({@code renew.lua} over every renewed
+ * lock of the slot); and the check of a lock against Redis.</li>
  * </ul>
  * A lock passed on within the application whose extension to its new holder's lease finds the key no longer
  * ours is reported to the engine as lost (detection RENEWAL). Redis errors surface as
@@ -63,6 +61,8 @@ final class RedisLockStore implements LockStore {
     private final HandoffChannel channel;
 
     private final Waiting waiting;
+
+    private final SlotRenewals renewals;
 
     /** Replicas that must confirm each acquisition; {@code null}: none asked. */
     private final @Nullable ReplicaAcknowledgement acknowledgement;
@@ -99,6 +99,7 @@ final class RedisLockStore implements LockStore {
         this.protocol = new RedisLockProtocol(commands, this.channel, scheduler);
         this.queueWork = ConnectionKind.newQueueWorker();
         this.waiting = new Waiting(this.protocol, this.channel, this.clientId, this.queueWork, this::extensionFailed);
+        this.renewals = new SlotRenewals(this.protocol, this.clustered);
     }
 
     @Override
@@ -152,61 +153,10 @@ final class RedisLockStore implements LockStore {
         return true;
     }
 
-    /**
-     * Extends every lock of a hash slot with one {@code renew.lua} (compare-and-extend: a key released meanwhile,
-     * or someone else's, is left alone): one round trip on a standalone or Sentinel connection, one per slot on a
-     * cluster. A slot whose round trip fails leaves its locks {@link Extension#UNKNOWN} and the other slots'
-     * answers stand; when every one fails, the first failure is thrown.
-     */
+    /** One {@code renew.lua} round trip per hash slot: see {@link SlotRenewals}. */
     @Override
     public Extension[] extend(List<StoreLock> locks, long leaseMillis) {
-        Extension[] extended = new Extension[locks.size()];
-        Map<Integer, List<Integer>> groups = bySlot(locks);
-        RuntimeException failure = null;
-        int answered = 0;
-        for (List<Integer> group : groups.values()) {
-            List<HeldLock> batch = new ArrayList<>(group.size());
-            for (int index : group) {
-                batch.add((HeldLock) locks.get(index));
-            }
-            long sentAt = System.nanoTime();
-            boolean[] answers;
-            try {
-                answers = this.protocol.renew(batch, leaseMillis);
-            }
-            catch (RuntimeException ex) {
-                failure = (failure != null) ? failure : ex;
-                for (int index : group) {
-                    extended[index] = Extension.UNKNOWN;
-                }
-                continue;
-            }
-            answered++;
-            for (int i = 0; i < answers.length; i++) {
-                HeldLock lock = batch.get(i);
-                if (answers[i]) {
-                    lock.extended(sentAt);
-                }
-                else {
-                    lock.markLost();
-                }
-                extended[group.get(i)] = answers[i] ? Extension.EXTENDED : Extension.NOT_HELD;
-            }
-        }
-        if (failure != null && answered == 0) {
-            throw failure;
-        }
-        return extended;
-    }
-
-    /** Indexes of the locks per hash slot (a script may only touch keys of one slot); all in one off a cluster. */
-    private Map<Integer, List<Integer>> bySlot(List<StoreLock> locks) {
-        Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
-        for (int i = 0; i < locks.size(); i++) {
-            int slot = this.clustered ? KeySlots.slot(locks.get(i).key()) : 0;
-            groups.computeIfAbsent(slot, (any) -> new ArrayList<>()).add(i);
-        }
-        return groups;
+        return this.renewals.extend(locks, leaseMillis);
     }
 
     /** Asks Redis whether the key still holds our value. */
