@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
 import io.github.redislock.engine.LockEngineState;
-import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockInspector;
 

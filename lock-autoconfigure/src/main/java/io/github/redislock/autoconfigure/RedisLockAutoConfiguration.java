@@ -6,7 +6,7 @@ import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockProvider;
 import io.github.redislock.aop.DistributedLockAdvisor;
 import io.github.redislock.aop.LockOperationSource;
-import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.observation.LockObservationConvention;
 import io.github.redislock.tx.LockVerifyingTransactionListener;

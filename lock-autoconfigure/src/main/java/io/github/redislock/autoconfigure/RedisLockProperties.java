@@ -6,7 +6,7 @@ import java.util.List;
 
 import io.github.redislock.LockRequest;
 import io.github.redislock.OnLeaseLost;
-import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.redis.RedisLockClient;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;

@@ -1,7 +1,7 @@
 package io.github.redislock.autoconfigure;
 
 import io.github.redislock.actuate.RedisLocksEndpoint;
-import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockEngineView;
 import io.github.redislock.engine.LockInspector;

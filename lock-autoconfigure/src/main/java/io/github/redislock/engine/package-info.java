@@ -5,7 +5,7 @@
  * extension per tick), loss detection and signalling ({@link LockLossListener}), {@code isHeld()} by the local
  * clock, and the endpoint's snapshot ({@link LockEngineState}). A {@link LockStore} takes, extends, checks and
  * releases keys, waiting for a taken key as it waits; its {@link StoreLock}s carry what the store keeps. The
- * single Redis ({@code io.github.redislock.core}) and Redlock ({@code io.github.redislock.redlock}) are stores
+ * single Redis ({@code io.github.redislock.redis}) and Redlock ({@code io.github.redislock.redlock}) are stores
  * under it.
  */
 @NullMarked

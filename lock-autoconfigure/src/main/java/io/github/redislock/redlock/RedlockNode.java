@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.redislock.core.LockKeys;
+import io.github.redislock.redis.LockKeys;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -23,12 +23,12 @@ import org.springframework.data.redis.core.script.RedisScript;
 final class RedlockNode {
 
     @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> ACQUIRE = script("core/acquire.lua", List.class);
+    private static final RedisScript<List> ACQUIRE = script("redis/acquire.lua", List.class);
 
     @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> RENEW = script("core/renew.lua", List.class);
+    private static final RedisScript<List> RENEW = script("redis/renew.lua", List.class);
 
-    private static final RedisScript<Long> UNLOCK = script("core/unlock.lua", Long.class);
+    private static final RedisScript<Long> UNLOCK = script("redis/unlock.lua", Long.class);
 
     private static final RedisScript<Long> FENCE = script("redlock/fence.lua", Long.class);
 

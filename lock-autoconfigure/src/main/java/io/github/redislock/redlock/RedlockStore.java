@@ -18,8 +18,8 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
-import io.github.redislock.core.HolderView;
-import io.github.redislock.core.LockKeys;
+import io.github.redislock.redis.HolderView;
+import io.github.redislock.redis.LockKeys;
 import io.github.redislock.engine.Extension;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;

@@ -15,7 +15,7 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.LockProvider;
 import io.github.redislock.LockRequest;
 import io.github.redislock.autoconfigure.RedisLockMetricsAutoConfiguration;
-import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.support.LockContexts;
 import io.github.redislock.support.RenewalFaults;
 import io.github.redislock.testsupport.RedisServer;

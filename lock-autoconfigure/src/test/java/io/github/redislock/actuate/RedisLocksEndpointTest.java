@@ -16,7 +16,7 @@ import io.github.redislock.actuate.RedisLocksEndpoint.HeldLockDescriptor;
 import io.github.redislock.actuate.RedisLocksEndpoint.LockViewDescriptor;
 import io.github.redislock.actuate.RedisLocksEndpoint.RedisLocksDescriptor;
 import io.github.redislock.autoconfigure.RedisLocksEndpointAutoConfiguration;
-import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.support.LockContexts;
 import io.github.redislock.support.RenewalFaults;
 import io.github.redislock.testsupport.RedisServer;

@@ -35,9 +35,9 @@ class LockAotHintsTest {
                 .forEach((registrar) -> registrar.registerHints(hints, getClass().getClassLoader()));
 
         for (String script : new String[] { "acquire.lua", "renew.lua", "unlock.lua" }) {
-            assertThat(RuntimeHintsPredicates.resource().forResource("io/github/redislock/core/" + script))
+            assertThat(RuntimeHintsPredicates.resource().forResource("io/github/redislock/redis/" + script))
                     .accepts(hints);
-            assertThat(getClass().getClassLoader().getResource("io/github/redislock/core/" + script))
+            assertThat(getClass().getClassLoader().getResource("io/github/redislock/redis/" + script))
                     .as("the hint names a script that exists").isNotNull();
         }
         assertThat(RuntimeHintsPredicates.reflection().onType(KeyExpressionRoot.class)

@@ -9,7 +9,7 @@ import io.github.redislock.LockProvider;
 import io.github.redislock.OnLeaseLost;
 import io.github.redislock.aop.DistributedLockAdvisor;
 import io.github.redislock.aop.LockOperationSource;
-import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.support.LockContexts;
 import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;

@@ -9,7 +9,7 @@ import io.github.redislock.LockProvider;
 import io.github.redislock.actuate.RedisLocksEndpoint;
 import io.github.redislock.actuate.RedisLocksEndpoint.HeldLockDescriptor;
 import io.github.redislock.actuate.RedisLocksEndpoint.LockViewDescriptor;
-import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.redlock.RedlockClient;
 import io.github.redislock.support.LockContexts;
 import io.github.redislock.support.TestConnections.ClientLibrary;

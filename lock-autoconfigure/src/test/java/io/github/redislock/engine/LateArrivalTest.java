@@ -5,7 +5,7 @@ import java.util.Arrays;
 
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
-import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -1,6 +1,6 @@
 package io.github.redislock.support;
 
-import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.testsupport.RedisServer;
 
 /** Makes lease renewal fail on purpose, for tests of what reports it. */

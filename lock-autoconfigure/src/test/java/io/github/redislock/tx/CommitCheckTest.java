@@ -7,7 +7,7 @@ import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockLostEvent;
 import io.github.redislock.LockLostException;
 import io.github.redislock.annotation.DistributedLock;
-import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

@@ -6,7 +6,7 @@ import io.github.redislock.LockLostEvent
 import io.github.redislock.LockLostException
 import io.github.redislock.LockNotAcquiredException
 import io.github.redislock.actuate.RedisLocksEndpoint
-import io.github.redislock.core.RedisLockClient
+import io.github.redislock.redis.RedisLockClient
 import io.github.redislock.testsupport.RedisServerExtension
 import io.github.redislock.withLock
 import io.micrometer.observation.Observation

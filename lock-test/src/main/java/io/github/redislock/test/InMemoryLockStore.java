@@ -12,7 +12,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
-import io.github.redislock.core.LockKeys;
+import io.github.redislock.redis.LockKeys;
 import io.github.redislock.engine.Extension;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
-import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

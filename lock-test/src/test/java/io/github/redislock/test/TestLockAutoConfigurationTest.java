@@ -8,7 +8,7 @@ import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.aop.DistributedLockAdvisor;
 import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
 import io.github.redislock.autoconfigure.RedlockAutoConfiguration;
-import io.github.redislock.core.RedisLockClient;
+import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.redlock.RedlockClient;
 import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;

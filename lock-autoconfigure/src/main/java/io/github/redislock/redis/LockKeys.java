@@ -1,0 +1,73 @@
+package io.github.redislock.redis;
+
+import java.nio.charset.StandardCharsets;
+
+import io.github.redislock.LockException;
+
+/**
+ * Checks a lock key (and the key prefix) before any Redis call; the same rules for every store. Internal: used
+ * by the lock stores of this library, not part of its API.
+ */
+public final class LockKeys {
+
+    /** Longest key accepted, in UTF-8 bytes, prefix included. */
+    static final int MAX_KEY_BYTES = 512;
+
+    /**
+     * The marker that begins the library's own part of a name (companion keys, counters, channels): no lock
+     * key may contain it, so no lock name can produce one of them.
+     */
+    public static final String MARKER = "~lock~";
+
+    private LockKeys() {
+    }
+
+    /**
+     * The Redis key for a lock name: prefix + name.
+     * @throws LockException if it is longer than {@link #MAX_KEY_BYTES} or contains {@link #MARKER} (keys that
+     * are not valid text or have control characters never get here: {@code LockRequest} refuses them)
+     */
+    public static String checked(String prefix, String name) {
+        String key = prefix.isEmpty() ? name : prefix.concat(name);
+        // Cheap upper bound first: a UTF-8 char takes at most 3 bytes per UTF-16 unit.
+        if (key.length() * 3 > MAX_KEY_BYTES && key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
+            throw new LockException("Lock key '" + printable(key.substring(0, Math.min(key.length(), 64)))
+                    + "...' is longer than " + MAX_KEY_BYTES + " bytes (key prefix included)");
+        }
+        if (key.contains(MARKER)) {
+            throw new LockException("Lock key '" + printable(key) + "' contains '" + MARKER + "', which marks the "
+                    + "library's own keys and channels");
+        }
+        return key;
+    }
+
+    /**
+     * A key prefix as given, once checked: it may not contain {@link #MARKER}, and braces only as a
+     * whole hash tag (which then puts every lock of the application in one cluster slot).
+     * @throws IllegalArgumentException if it does
+     */
+    public static String checkedPrefix(String prefix) {
+        if (prefix.contains(MARKER) || !KeySlots.bracesFormHashTag(prefix)
+                || (prefix.indexOf('{') < 0 && prefix.indexOf('}') >= 0)) {
+            throw new IllegalArgumentException("The key prefix '" + prefix + "' may not contain '" + MARKER
+                    + "', and braces only as one whole hash tag ('{...}')");
+        }
+        return prefix;
+    }
+
+    /** The key for a message: control characters as {@code \\uXXXX}, at most 200 chars of it. */
+    static String printable(String key) {
+        int shown = Math.min(key.length(), 200);
+        StringBuilder text = new StringBuilder(shown + 8);
+        for (int i = 0; i < shown; i++) {
+            char c = key.charAt(i);
+            text.append(isControl(c) ? String.format("\\u%04X", (int) c) : String.valueOf(c));
+        }
+        return (shown < key.length()) ? text.append("...").toString() : text.toString();
+    }
+
+    /** Unicode's control characters (C0, DEL and C1), as {@code Character.getType} has them, without a lookup. */
+    private static boolean isControl(char c) {
+        return c < 0x20 || (c >= 0x7F && c <= 0x9F);
+    }
+}

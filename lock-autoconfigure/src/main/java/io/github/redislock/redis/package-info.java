@@ -1,0 +1,24 @@
+/**
+ * The single-Redis store. {@code RedisLockClient} (the public {@code LockProvider}) is the store-neutral
+ * {@code io.github.redislock.engine.LockEngine} over {@code RedisLockStore}, which wires the Redis parts, each
+ * with one job and the only owner of its state:
+ * <ul>
+ * <li>{@code RedisLockProtocol} (behind the {@code LockProtocol} seam): the Lua scripts, their arguments and
+ * typed replies, over {@code LockCommands} (Boot's shared Lettuce connection or a
+ * {@code StringRedisTemplate}); {@code LockValue}, {@code LockKey} and {@code KeySlots} name what is
+ * stored where;</li>
+ * <li>{@code Waiting}: a waiting thread's steps (its Javadoc has the state machine), over {@code Lines} (one
+ * {@code Line} of waiting threads per key), {@code QueueExit} (leaving a key's Redis queue; hand-offs received
+ * and passed on), {@code LocalHandover} (passing a lock to a thread here), {@code Releases} and
+ * {@code TimedLooks}; hearing releases through {@code HandoffChannel};</li>
+ * <li>{@code HeldLock}: what one lock holds in Redis (the store's {@code StoreLock});</li>
+ * <li>{@code ReplicaAcknowledgement}: {@code WAIT} for replicas after each acquisition, when asked for;</li>
+ * <li>{@code ConnectionKind}: which client library and topology the connection factory has.</li>
+ * </ul>
+ * Reentrancy, multi-key, renewal scheduling, loss signalling, kept keys and the endpoint's snapshot are the
+ * engine's.
+ */
+@NullMarked
+package io.github.redislock.redis;
+
+import org.jspecify.annotations.NullMarked;

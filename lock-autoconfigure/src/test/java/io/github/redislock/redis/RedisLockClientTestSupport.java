@@ -1,0 +1,43 @@
+package io.github.redislock.redis;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.redislock.LockHandle;
+import io.github.redislock.LockNotAcquiredException;
+import io.github.redislock.LockRequest;
+import io.github.redislock.LockValues;
+import io.github.redislock.testsupport.RedisServer;
+
+import static org.awaitility.Awaitility.await;
+
+final class RedisLockClientTestSupport {
+
+    private RedisLockClientTestSupport() {
+    }
+
+    /** Takes the keys with a fixed lease; {@code null} when they stayed taken for the whole wait. */
+    static @Nullable LockHandle acquire(RedisLockClient client, List<String> keys, long waitNanos, long leaseMillis) {
+        return acquire(client, keys, waitNanos, leaseMillis, false);
+    }
+
+    /** Takes the keys, renewed or with a fixed lease; {@code null} when they stayed taken for the whole wait. */
+    static @Nullable LockHandle acquire(RedisLockClient client, List<String> keys, long waitNanos, long leaseMillis,
+            boolean renew) {
+        try {
+            return client.acquire(LockRequest.of(keys, Duration.ofNanos(waitNanos),
+                    renew ? null : Duration.ofMillis(leaseMillis)));
+        }
+        catch (LockNotAcquiredException ex) {
+            return null;
+        }
+    }
+
+    /** Polls Redis until the key no longer exists (expired or deleted); fails after 10 s. */
+    static void awaitGone(RedisServer redis, String key) {
+        await("key " + key + " to go away").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+                .until(() -> !LockValues.held(redis.command("GET", key)));
+    }
+}
