@@ -6,15 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
+import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockEngineState;
-import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.engine.LockInspection;
-import io.github.redislock.engine.LockInspector;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -54,40 +52,26 @@ public class RedisLocksEndpoint {
     /** What a key shows as when keys are not shown. */
     static final String MASKED = "******";
 
-    private final Supplier<LockEngineState> state;
-
-    private final LockInspector inspector;
+    private final LockEngine engine;
 
     private final Show showKeys;
 
     private final Set<String> roles;
 
     /** An endpoint that never shows keys (they are request data: user ids, order numbers). */
-    public RedisLocksEndpoint(RedisLockClient client) {
-        this(client, Show.NEVER, Set.of());
+    public RedisLocksEndpoint(LockEngine engine) {
+        this(engine, Show.NEVER, Set.of());
     }
 
     /**
+     * The endpoint of the application's lock engine, whatever its store: the engine's snapshot for the list, its
+     * store's holder view ({@link LockEngine#inspect}) for a key.
      * @param showKeys when keys are shown ({@code management.endpoint.redislocks.show-keys}); otherwise each
      * shows as {@value #MASKED}
      * @param roles the roles that may see keys with {@link Show#WHEN_AUTHORIZED} (empty: any authenticated user)
      */
-    public RedisLocksEndpoint(RedisLockClient client, Show showKeys, Set<String> roles) {
-        this(client::state, client, showKeys, roles);
-    }
-
-    /**
-     * The endpoint of any engine: its state for the list, its store for the holder view (Redlock's
-     * {@code RedlockClient} is both).
-     * @param state the engine's snapshot, read on every call
-     * @param inspector asks the store who holds a key
-     * @param showKeys when keys are shown ({@code management.endpoint.redislocks.show-keys})
-     * @param roles the roles that may see keys with {@link Show#WHEN_AUTHORIZED} (empty: any authenticated user)
-     */
-    public RedisLocksEndpoint(Supplier<LockEngineState> state, LockInspector inspector, Show showKeys,
-            Set<String> roles) {
-        this.state = state;
-        this.inspector = inspector;
+    public RedisLocksEndpoint(LockEngine engine, Show showKeys, Set<String> roles) {
+        this.engine = engine;
         this.showKeys = showKeys;
         this.roles = Set.copyOf(roles);
     }
@@ -101,7 +85,7 @@ public class RedisLocksEndpoint {
     @ReadOperation
     public RedisLocksDescriptor locks(SecurityContext securityContext) {
         boolean show = this.showKeys.isShown(securityContext, this.roles);
-        LockEngineState state = this.state.get();
+        LockEngineState state = this.engine.state();
         List<HeldLockDescriptor> held = new ArrayList<>(state.held().size());
         for (LockEngineState.HeldKey key : state.held()) {
             held.add(new HeldLockDescriptor(show ? key.key() : MASKED, key.fencingToken(), key.heldSince(),
@@ -141,7 +125,7 @@ public class RedisLocksEndpoint {
         String joined = String.join("/", name);
         LockInspection view;
         try {
-            view = this.inspector.inspect(joined);
+            view = this.engine.inspect(joined);
         }
         catch (LockException ex) {
             if (ex.getCause() != null) {

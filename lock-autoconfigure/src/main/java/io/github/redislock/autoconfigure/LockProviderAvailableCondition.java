@@ -7,9 +7,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * Locks can be taken: there is a {@link RedisConnectionFactory} for the Redis engine, or the application defines
- * a {@link LockProvider} of its own (the in-process provider of {@code redis-lock-test}, say), which then needs
- * no Redis at all.
+ * Locks can be taken: there is a {@link LockProvider} (the engine {@link LockEngineAutoConfiguration} built over a
+ * store, or the application's own, which then needs no Redis at all), or a {@link RedisConnectionFactory} for the
+ * single-Redis store.
  */
 final class LockProviderAvailableCondition extends AnyNestedCondition {
 

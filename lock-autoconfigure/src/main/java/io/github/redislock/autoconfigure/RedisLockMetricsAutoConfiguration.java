@@ -2,7 +2,7 @@ package io.github.redislock.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
-import io.github.redislock.engine.LockEngineView;
+import io.github.redislock.engine.LockEngine;
 import io.github.redislock.metrics.RedisLockMetrics;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -14,14 +14,13 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * The lock engine's meters ({@link RedisLockMetrics}: lost locks, failed renewals, hand-offs, keys held and
- * threads waiting), when the application has a {@link MeterRegistry} and one lock engine, whatever its store: the
- * single-Redis {@code RedisLockClient}, the {@code RedlockClient} or the ZooKeeper module's {@code LockEngine}
- * (each a {@link LockEngineView}). Spring Boot binds them to its registries. The meters of acquiring, holding and
+ * threads waiting), when the application has a {@link MeterRegistry} and one {@link LockEngine}, whatever its
+ * store (built by {@link LockEngineAutoConfiguration} or defined by the application). Spring Boot binds them to
+ * its registries. The meters of acquiring, holding and
  * releasing come from the template's observations instead; a {@link io.github.redislock.LockProvider} of the
  * application's own has only those.
  */
-@AutoConfiguration(after = { RedisLockAutoConfiguration.class, RedlockAutoConfiguration.class }, afterName = {
-        "io.github.redislock.zookeeper.autoconfigure.ZooKeeperLockAutoConfiguration",
+@AutoConfiguration(after = LockEngineAutoConfiguration.class, afterName = {
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
@@ -31,12 +30,12 @@ import org.springframework.context.annotation.Bean;
         "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean(MeterRegistry.class)
-@ConditionalOnSingleCandidate(LockEngineView.class)
+@ConditionalOnSingleCandidate(LockEngine.class)
 public final class RedisLockMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RedisLockMetrics redisLockMetrics(LockEngineView lockEngine) {
+    RedisLockMetrics redisLockMetrics(LockEngine lockEngine) {
         return new RedisLockMetrics(lockEngine);
     }
 }

@@ -6,7 +6,7 @@ import java.util.List;
 
 import io.github.redislock.LockRequest;
 import io.github.redislock.OnLeaseLost;
-import io.github.redislock.redis.RedisLockClient;
+import io.github.redislock.redis.RedisLockStore;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
@@ -66,13 +66,13 @@ public class RedisLockProperties implements Validator {
      * application gets its turn. 0 sends every release through Redis. Each holder still gets its own, larger
      * fencing token.
      */
-    private int localHandoverLimit = RedisLockClient.DEFAULT_LOCAL_HANDOVER_LIMIT;
+    private int localHandoverLimit = RedisLockStore.DEFAULT_LOCAL_HANDOVER_LIMIT;
 
     /**
      * How long this application may keep a lock among its own threads by local hand-overs, counted from when
      * it took the key in Redis: other applications waiting for the key wait at most about this much longer.
      */
-    private Duration localHandoverTimeLimit = RedisLockClient.DEFAULT_LOCAL_HANDOVER_TIME_LIMIT;
+    private Duration localHandoverTimeLimit = RedisLockStore.DEFAULT_LOCAL_HANDOVER_TIME_LIMIT;
 
     /**
      * Order of the lock advice among other advice on the same method (lower runs first, outside). The default

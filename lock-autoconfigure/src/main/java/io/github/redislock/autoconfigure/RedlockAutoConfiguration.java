@@ -3,7 +3,8 @@ package io.github.redislock.autoconfigure;
 import java.util.List;
 
 import io.github.redislock.LockProvider;
-import io.github.redislock.redlock.RedlockClient;
+import io.github.redislock.engine.LockStore;
+import io.github.redislock.redlock.RedlockStore;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -16,21 +17,21 @@ import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
-import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Redlock instead of the one Redis, when {@code redis-lock.redlock.nodes} lists masters: a {@link RedlockClient}
- * becomes the {@link LockProvider} behind the template and {@code @DistributedLock} (the rest of
- * {@link RedisLockAutoConfiguration} stays as it is), on connections built like the application's own.
+ * Redlock instead of the one Redis, when {@code redis-lock.redlock.nodes} lists masters: a {@link RedlockStore},
+ * on connections built like the application's own, is the store {@link LockEngineAutoConfiguration} builds the
+ * engine over (so the single-Redis store backs off), with {@code redis-lock.instance-ttl}. Backs off, as the other
+ * stores do, when the application defines a {@link LockStore} or a {@link LockProvider} of its own, or an
+ * auto-configuration ordered before this one (ZooKeeper, lock-test's in-process locks) defined its store.
  */
-@AutoConfiguration(before = RedisLockAutoConfiguration.class,
+@AutoConfiguration(before = { RedisLockStoreAutoConfiguration.class, LockEngineAutoConfiguration.class },
         afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
                 "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration" })
 @ConditionalOnClass(StringRedisTemplate.class)
@@ -55,14 +56,12 @@ public final class RedlockAutoConfiguration {
     }
 
     @Bean
-    @ConditionalOnMissingBean(LockProvider.class)
+    @ConditionalOnMissingBean({ LockProvider.class, LockStore.class })
     @ConditionalOnBean(RedisConnectionFactory.class)
-    RedlockClient redlockClient(RedlockConnections connections, RedisLockProperties properties,
-            ApplicationEventPublisher publisher, Environment environment) {
-        RedlockClient client = new RedlockClient(connections.factories(), properties.getKeyPrefix(),
-                properties.getLeaseTime(), new LockLostEventPublisher(publisher));
-        client.publishInstance(RedisLockAutoConfiguration.instance(environment), properties.getInstanceTtl());
-        return client;
+    RedlockStore redlockStore(RedlockConnections connections, RedisLockProperties properties) {
+        RedlockStore store = new RedlockStore(connections.factories(), properties.getKeyPrefix());
+        store.setInstanceTtl(properties.getInstanceTtl());
+        return store;
     }
 
     /** Matches when {@code redis-lock.redlock.nodes} lists at least one node (as a list or comma-separated). */

@@ -2,7 +2,7 @@ package io.github.redislock.engine;
 
 /**
  * What a store says of one lock after {@link LockStore#extend}: extended, no longer held, or not known this tick.
- * Internal: part of the store SPI.
+ * Store SPI: see the package documentation.
  */
 public enum Extension {
 

@@ -11,7 +11,9 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Every store keeps an instance as the same entry: a few lines of text ({@value #ENTRY_HEADER}, application,
  * instance id, host, pid), written by {@link #entry} and believed only in exactly that form by {@link #parse}
- * (another client may have written anything where an entry is expected).
+ * (another client may have written anything where an entry is expected). The Spring Boot auto-configuration
+ * defines this process as a bean (from {@code spring.application.name}) unless the application defines its own,
+ * and hands it to the one store ({@link LockStore#publishInstance}). Store SPI (see the package documentation).
  * @param application the application's {@code spring.application.name}
  * @param id a random id drawn at start-up: stable for the life of the process, new after a restart
  * @param host the host name

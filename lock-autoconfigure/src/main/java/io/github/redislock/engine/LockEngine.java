@@ -47,8 +47,14 @@ import io.github.redislock.LockRequest;
  * the endpoint's snapshot ({@link #state()}).</li>
  * </ul>
  * How the store waits for a taken key stays the store's own.
+ * <p>
+ * Store SPI: the one {@link LockProvider} of every store, built over any {@link LockStore} with its public
+ * constructors (see the package documentation for what is supported). The Spring Boot auto-configuration
+ * builds one over the application's one store; {@code RedisLockClient}, {@code RedlockClient} and lock-test's
+ * {@code InProcessLockProvider} are this class with constructors that build their store, and nothing more.
+ * Subclasses may add constructors only: every method is final.
  */
-public final class LockEngine implements LockProvider, LockInspector, LockEngineView, AutoCloseable {
+public class LockEngine implements LockProvider, AutoCloseable {
 
     private final LockStore store;
 
@@ -114,7 +120,7 @@ public final class LockEngine implements LockProvider, LockInspector, LockEngine
      * held)
      */
     @Override
-    public LockHandle acquire(LockRequest request) {
+    public final LockHandle acquire(LockRequest request) {
         return this.acquirer.acquire(request);
     }
 
@@ -217,34 +223,47 @@ public final class LockEngine implements LockProvider, LockInspector, LockEngine
     }
 
     /** The random id that begins this engine's tokens (see {@link LockTokens#id}). */
-    public String ownerId() {
+    public final String ownerId() {
         return this.tokens.id();
     }
 
-    /** Asks the store who holds the key of this lock name now (see {@link LockStore#inspect}). */
-    @Override
-    public LockInspection inspect(String name) {
+    /**
+     * Names this instance in the store's instance registry, so that the holder view of every application can name
+     * the holder of the keys this engine holds (see {@link LockStore#publishInstance}); call once, before locks
+     * are taken.
+     */
+    public final void publishInstance(InstanceInfo self) {
+        this.store.publishInstance(self, ownerId());
+    }
+
+    /**
+     * Who holds the lock of this name now, whichever application: the holder view behind
+     * {@code GET /actuator/redislocks/{key}} (see {@link LockStore#inspect}).
+     * @param name the lock name as the application gives it; the key prefix is added and the key rules checked
+     * @throws LockException if the name makes a key the store refuses, or the store cannot be reached
+     */
+    public final LockInspection inspect(String name) {
         return this.store.inspect(this.store.key(name));
     }
 
     /** How often renewed locks are renewed. */
-    public Duration renewalPeriod() {
+    public final Duration renewalPeriod() {
         return Duration.ofMillis(this.renewer.periodMillis());
     }
 
     /** Runs one renewal round now (tests, and callers that know a long pause just ended). */
-    public void renewNow() {
+    public final void renewNow() {
         this.renewer.tick();
     }
 
-    /** Tells the probe of failed renewal rounds; internal, for metrics. */
-    @Override
-    public void observe(LockEngineProbe probe) {
+    /** Tells the probe what only the engine and its store see (failed renewal rounds, hand-offs), for metrics. */
+    public final void observe(LockEngineProbe probe) {
         this.renewer.probe(probe);
+        this.store.observe(probe);
     }
 
     /** The store, as {@link LockStore#describe()} names it. */
-    public String describe() {
+    public final String describe() {
         return this.store.describe();
     }
 
@@ -252,8 +271,7 @@ public final class LockEngine implements LockProvider, LockInspector, LockEngine
      * What this application holds and waits for now, and how renewal fares: a read-only snapshot for the
      * Actuator endpoint and gauges. It takes no lock on the hot path and sends nothing to the store.
      */
-    @Override
-    public LockEngineState state() {
+    public final LockEngineState state() {
         long nowNanos = System.nanoTime();
         Instant now = Instant.now();
         List<LockEngineState.HeldKey> keys = new ArrayList<>(this.held.size());
@@ -266,11 +284,16 @@ public final class LockEngine implements LockProvider, LockInspector, LockEngine
 
     /** Stops renewing (held locks then expire with their lease) and closes the store. */
     @Override
-    public void close() {
+    public final void close() {
         this.renewer.close();
         this.store.close();
         if (this.ownScheduler != null) {
             this.ownScheduler.shutdownNow();
         }
+    }
+
+    @Override
+    public final String toString() {
+        return getClass().getSimpleName() + "[" + describe() + "]";
     }
 }

@@ -1,8 +1,10 @@
 package io.github.redislock.engine;
 
 /**
- * What the engine tells an observer about things only it sees: hand-offs taken over and failed renewal rounds.
- * Internal: implemented by the library's Micrometer binding. Called on the engine's own threads; must be quick,
+ * What the engine tells an observer about things only it and its store see: hand-offs taken over and failed
+ * renewal rounds. Implemented by the library's Micrometer binding; a store reports its hand-offs through the one
+ * {@link LockStore#observe} gives it. Store SPI (see the package documentation). Called on the engine's and the
+ * store's own threads; must be quick,
  * must not block and must not throw. The defaults do nothing, which is what the engine uses when nothing
  * observes it.
  */

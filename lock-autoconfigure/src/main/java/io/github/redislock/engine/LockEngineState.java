@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A read-only snapshot of one application's lock engine, for the Actuator endpoint and gauges: the keys it
  * holds, the keys its threads wait for, and how renewal fares. Taken without stopping the engine, so the parts
- * may be a moment apart.
+ * may be a moment apart. Store SPI: what {@link LockEngine#state()} answers, read by the endpoint and the meters;
+ * fields may be added.
  * @param held the keys this application holds in Redis now
  * @param waiting per key this application's threads wait for, how many threads wait
  * @param renewal how lease renewal fares

@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a store says about one key when asked now, whoever holds it: the answer of {@link LockStore#inspect}, the
  * same for every store. Read-only and advisory: the key may change hands the moment after it was read, so it
- * informs an operator and never decides who may enter.
+ * informs an operator and never decides who may enter. Store SPI (see the package documentation).
  * @param key the store's key, key prefix included
  * @param state who the key belongs to
  * @param holder the application instance that holds it, when {@code state} names an owner ({@link State#HELD},

@@ -10,7 +10,13 @@ import org.jspecify.annotations.Nullable;
  * Where locks are kept: the store SPI under {@link LockEngine}. A store takes, extends, checks and releases one
  * key at a time (extensions in a batch); the engine decides everything that spans keys, acquisitions or time:
  * reentrancy, multi-key, holdAtLeast, when to renew, when a lock counts as lost and who is told. Each store
- * states its guarantees in its own Javadoc. Internal: used by the stores of this library, not part of its API.
+ * states its guarantees in its own Javadoc.
+ * <p>
+ * Store SPI, supported for third-party stores (see the package documentation): the stores of this library (one
+ * Redis, Redlock, ZooKeeper, lock-test's in-memory store) implement nothing more. Methods added later come with
+ * a default, so that a store written against an earlier version still compiles and runs. A store is closed once
+ * by the engine over it ({@link LockEngine#close}) and, as a Spring bean, once more by its context: closing
+ * again must do nothing.
  */
 public interface LockStore extends AutoCloseable {
 
@@ -85,9 +91,34 @@ public interface LockStore extends AutoCloseable {
         return Map.of();
     }
 
-    /** Stops the store's own threads and connections; locks still held then end as the store's locks end. */
+    /**
+     * Stops the store's own threads and connections, and removes this instance from the store's instance registry;
+     * locks still held then end as the store's locks end. Closing again does nothing.
+     */
     @Override
     void close();
+
+    /**
+     * Names this instance in the store's instance registry, so that {@link #inspect} in any application can name
+     * the holder of a key this instance holds. Called once, before any take, by whoever builds the engine (the
+     * auto-configuration, with the application's {@link InstanceInfo} bean; {@link LockEngine#publishInstance}).
+     * The store writes the entry when it is ready to (at once, or when its lifecycle starts), keeps it alive as
+     * long as the instance runs (a TTL refreshed, an ephemeral node) and removes it at {@link #close} at the
+     * latest. The default keeps no registry: every holder is then unknown to {@link #inspect}.
+     * @param self this instance
+     * @param ownerId the random id that begins the tokens of the engine over this store
+     * ({@link LockEngine#ownerId}, {@link LockTokens#idOf}); a store that writes ids of its own in its values
+     * (Redis hand-offs, Redlock's attempts) registers those too, or instead
+     */
+    default void publishInstance(InstanceInfo self, String ownerId) {
+    }
+
+    /**
+     * Where the store tells what only it sees (a lock taken over from a hand-off) to the library's meters; called
+     * when meters are bound to the engine. The default reports nothing.
+     */
+    default void observe(LockEngineProbe probe) {
+    }
 
     /**
      * Reads the store now and says who holds the key, whichever application that is: the cluster-wide holder

@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
  * different engines (and of this one after a restart) distinct, and keeps anyone who has not seen one from
  * guessing, and so overwriting or releasing, a token this engine created. One random draw per engine rather than
  * per acquisition: a draw costs a digest and its allocations on the hot path, and contends on the generator.
- * Public for the stores' own random ids and tokens (Redlock draws one per attempt); internal.
+ * Store SPI: a store draws its own random ids and tokens here (Redlock draws one per attempt), and names a
+ * holder from a token by {@link #idOf} (see {@link LockStore#publishInstance}).
  */
 public final class LockTokens {
 

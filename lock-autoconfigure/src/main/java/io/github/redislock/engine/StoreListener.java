@@ -2,7 +2,7 @@ package io.github.redislock.engine;
 
 import io.github.redislock.LockLossDetection;
 
-/** Where a {@link LockStore} reports a loss it notices by itself; the engine marks and signals it. Internal. */
+/** Where a {@link LockStore} reports a loss it notices by itself; the engine marks and signals it. Store SPI. */
 @FunctionalInterface
 public interface StoreListener {
 

@@ -3,7 +3,7 @@ package io.github.redislock.engine;
 /**
  * One key held in a {@link LockStore} by one acquisition that went to the store. The engine shares it among the
  * nested acquisitions of the owning thread, keeps its lease clock and lost state, and releases it once, when the
- * outermost one ends. Internal.
+ * outermost one ends. Store SPI: see the package documentation.
  */
 public interface StoreLock {
 

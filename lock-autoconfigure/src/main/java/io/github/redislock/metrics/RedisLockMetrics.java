@@ -14,7 +14,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockLostEvent;
 import io.github.redislock.engine.LockEngineProbe;
-import io.github.redislock.engine.LockEngineView;
+import io.github.redislock.engine.LockEngine;
 
 import org.springframework.context.ApplicationListener;
 
@@ -37,13 +37,13 @@ import org.springframework.context.ApplicationListener;
  */
 public final class RedisLockMetrics implements MeterBinder, LockEngineProbe, ApplicationListener<LockLostEvent> {
 
-    private final LockEngineView engine;
+    private final LockEngine engine;
 
     /** One set of counters per registry bound to. */
     private final List<Counters> bound = new CopyOnWriteArrayList<>();
 
-    /** Meters of the given engine (a {@code LockEngine}, or a client that is a facade over one). */
-    public RedisLockMetrics(LockEngineView engine) {
+    /** Meters of the given engine, whatever its store. */
+    public RedisLockMetrics(LockEngine engine) {
         this.engine = engine;
     }
 
@@ -59,7 +59,7 @@ public final class RedisLockMetrics implements MeterBinder, LockEngineProbe, App
         this.engine.observe(this);
     }
 
-    private static double waitingThreads(LockEngineView engine) {
+    private static double waitingThreads(LockEngine engine) {
         int threads = 0;
         for (int waiting : engine.state().waiting().values()) {
             threads += waiting;

@@ -36,10 +36,10 @@ final class LocalHandover {
     private final Consumer<HeldLock> lost;
 
     /** Most local hand-overs in a row before a release goes to Redis (0: never pass a lock on locally). */
-    private volatile int handoverLimit = RedisLockClient.DEFAULT_LOCAL_HANDOVER_LIMIT;
+    private volatile int handoverLimit = RedisLockStore.DEFAULT_LOCAL_HANDOVER_LIMIT;
 
     /** No local hand-over once the application has held the key in Redis this long. */
-    private volatile long handoverTimeNanos = RedisLockClient.DEFAULT_LOCAL_HANDOVER_TIME_LIMIT.toNanos();
+    private volatile long handoverTimeNanos = RedisLockStore.DEFAULT_LOCAL_HANDOVER_TIME_LIMIT.toNanos();
 
     LocalHandover(LockProtocol protocol, QueueExit exit, Consumer<HeldLock> lost) {
         this.protocol = protocol;
@@ -134,13 +134,19 @@ final class LocalHandover {
         }
     }
 
-    /** See {@link RedisLockClient#setLocalHandoverLimit}. */
+    /** See {@link RedisLockStore#setLocalHandoverLimit}. */
     void handoverLimit(int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("The local hand-over limit must not be negative, was " + limit);
+        }
         this.handoverLimit = limit;
     }
 
-    /** See {@link RedisLockClient#setLocalHandoverTimeLimit}. */
+    /** See {@link RedisLockStore#setLocalHandoverTimeLimit}. */
     void handoverTimeLimit(Duration limit) {
+        if (limit.isNegative()) {
+            throw new IllegalArgumentException("The local hand-over time limit must not be negative, was " + limit);
+        }
         this.handoverTimeNanos = limit.toNanos();
     }
 }

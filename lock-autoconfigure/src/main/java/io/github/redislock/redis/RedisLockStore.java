@@ -19,27 +19,32 @@ import io.github.redislock.engine.LockTokens;
 import io.github.redislock.engine.StoreListener;
 import io.github.redislock.engine.StoreLock;
 
+import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * The single-Redis store under {@link io.github.redislock.engine.LockEngine}, on the application's own Redis
- * connection factory (no client of its own). What it keeps, the engine does not:
- * <ul>
- * <li>{@link RedisLockProtocol}: the Lua scripts ({@code acquire.lua}, {@code unlock.lua}, {@code renew.lua})
- * over {@link LockCommands} (Boot's shared Lettuce connection, or a {@code StringRedisTemplate});</li>
- * <li>{@link Waiting}: attempts, the local line of waiting threads and the Redis queue of waiting applications,
- * hand-offs and local hand-overs within the application (its Javadoc has the state machine), over a
- * {@link HandoffChannel};</li>
- * <li>{@link ReplicaAcknowledgement}, when asked for: {@code WAIT} for replicas after each acquisition in Redis;</li>
- * <li>{@link SlotRenewals}: extension in one round trip per hash slot ({@code renew.lua} over every renewed
- * lock of the slot); and the check of a lock against Redis.</li>
- * </ul>
- * A lock passed on within the application whose extension to its new holder's lease finds the key no longer
- * ours is reported to the engine as lost (detection RENEWAL). Redis errors surface as
+ * connection factory (no client of its own). What it keeps, the engine does not: the Lua scripts
+ * ({@link RedisLockProtocol}), waiting ({@link Waiting}: the local line of waiting threads, the Redis queue of
+ * waiting applications, hand-offs over a {@link HandoffChannel} and local hand-overs; its Javadoc has the state
+ * machine), replica acknowledgement when asked for ({@link ReplicaAcknowledgement}), extension in one round trip
+ * per hash slot ({@link SlotRenewals}) and the check of a lock against Redis; the package documentation lists
+ * every part. A lock passed on within the application whose extension to its new holder's lease finds the key no
+ * longer ours is reported to the engine as lost (detection RENEWAL). Redis errors surface as
  * {@link io.github.redislock.LockException} naming the key, with the client library's exception as cause,
  * within the connection's command timeout ({@code spring.data.redis.timeout}).
+ * <p>
+ * The engine over it is {@code new LockEngine(store, ...)} ({@link RedisLockClient} in one call; the
+ * auto-configuration builds it with {@code redis-lock.*}). A bean of it is a {@link SmartLifecycle}: see
+ * {@link #start} and {@link #stop}. Locks are still renewed and released after {@link #stop}, until {@link #close}.
  */
-final class RedisLockStore implements LockStore {
+public final class RedisLockStore implements LockStore, SmartLifecycle {
+
+    /** See {@link #setLocalHandoverLimit}. */
+    public static final int DEFAULT_LOCAL_HANDOVER_LIMIT = 16;
+
+    /** See {@link #setLocalHandoverTimeLimit}. */
+    public static final Duration DEFAULT_LOCAL_HANDOVER_TIME_LIMIT = Duration.ofMillis(50);
 
     private final String keyPrefix;
 
@@ -55,6 +60,9 @@ final class RedisLockStore implements LockStore {
 
     /** Leaves queues and passes hand-offs on; never the renewal scheduler (see {@link Waiting}). */
     private final ExecutorService queueWork;
+
+    /** The housekeeping thread this store made, when it was given none. */
+    private final @Nullable ScheduledExecutorService ownScheduler;
 
     private final LockProtocol protocol;
 
@@ -72,13 +80,38 @@ final class RedisLockStore implements LockStore {
 
     private volatile LockEngineProbe probe = LockEngineProbe.NONE;
 
+    /** This instance in the registry, written while the store runs. */
+    private final InstanceEntries entries;
+
+    private volatile boolean running;
+
     /**
-     * @param scheduler runs the store's housekeeping (subscription confirmations, queue entry refreshes)
-     * @param replicasToAcknowledge replicas that must confirm each acquisition; 0: none
-     * @throws IllegalArgumentException when replicas are asked for on a Redis Cluster connection
+     * With replicas to acknowledge, an acquisition (a lock taken free or taken over from a hand-off) counts only
+     * once {@code WAIT} confirms it on that many replicas; a lock not confirmed within the timeout is released and
+     * the acquisition fails with {@link io.github.redislock.LockException}.
+     * @param connectionFactory the application's Redis connection factory (no client of our own is made)
+     * @param keyPrefix text put in front of every key, may be empty
+     * @param scheduler runs the store's housekeeping (subscription confirmations, queue entry refreshes);
+     * {@code null} for a daemon thread of the store's own, stopped at {@link #close}
+     * @param replicasToAcknowledge replicas that must confirm each acquisition; 0: none (plain asynchronous
+     * replication)
+     * @param replicationTimeout how long to wait for them, at least 1 ms when replicas are asked for
+     * @throws IllegalArgumentException when replicas are asked for on a Redis Cluster connection, where one
+     * {@code WAIT} cannot answer for the master of every key
+     */
+    public RedisLockStore(RedisConnectionFactory connectionFactory, @Nullable String keyPrefix,
+            @Nullable ScheduledExecutorService scheduler, int replicasToAcknowledge, Duration replicationTimeout) {
+        this(connectionFactory, keyPrefix, scheduler, replicasToAcknowledge, replicationTimeout,
+                LockTokens.randomId(), TimedLooks.DEFAULT_MAX_UNNOTIFIED_WAIT);
+    }
+
+    /**
+     * @param clientId this application's id in queues and hand-offs: random, drawn once per store
+     * @param maxUnnotifiedWait how long a first waiter goes without a hand-off message before it looks at Redis
      */
     RedisLockStore(RedisConnectionFactory connectionFactory, @Nullable String keyPrefix,
-            ScheduledExecutorService scheduler, int replicasToAcknowledge, Duration replicationTimeout) {
+            @Nullable ScheduledExecutorService scheduler, int replicasToAcknowledge, Duration replicationTimeout,
+            String clientId, Duration maxUnnotifiedWait) {
         this.clustered = ConnectionKind.isCluster(connectionFactory);
         if (replicasToAcknowledge > 0 && this.clustered) {
             throw new IllegalArgumentException("Replica acknowledgement works on a standalone or Sentinel "
@@ -91,14 +124,18 @@ final class RedisLockStore implements LockStore {
         LockCommands commands = ConnectionKind.commandsFor(connectionFactory);
         this.acknowledgement = (replicasToAcknowledge > 0)
                 ? new ReplicaAcknowledgement(commands, replicasToAcknowledge, replicationTimeout) : null;
-        this.clientId = LockTokens.randomId();
+        this.clientId = clientId;
         this.holders = HolderView.forRedis(connectionFactory, this.keyPrefix);
+        this.entries = new InstanceEntries(this.holders.registry(), clientId);
+        this.ownScheduler = (scheduler == null) ? ConnectionKind.newScheduler() : null;
+        ScheduledExecutorService housekeeping = (scheduler != null) ? scheduler : this.ownScheduler;
         // Messages arrive only once a waiter has subscribed, after construction.
         this.channel = new HandoffChannel(connectionFactory, commands, this.clustered, lettuce, this.keyPrefix,
-                this.clientId, scheduler, this::handedOver, this::subscribed);
-        this.protocol = new RedisLockProtocol(commands, this.channel, scheduler);
+                this.clientId, housekeeping, this::handedOver, this::subscribed);
+        this.protocol = new RedisLockProtocol(commands, this.channel, housekeeping);
         this.queueWork = ConnectionKind.newQueueWorker();
         this.waiting = new Waiting(this.protocol, this.channel, this.clientId, this.queueWork, this::extensionFailed);
+        this.waiting.maxUnnotifiedWait(maxUnnotifiedWait);
         this.renewals = new SlotRenewals(this.protocol, this.clustered);
     }
 
@@ -122,30 +159,12 @@ final class RedisLockStore implements LockStore {
         if (this.acknowledgement != null && lock.handovers == 0) {
             // Taken in Redis (free or from a hand-off): it counts once replicas have it. A lock passed on within
             // the application was confirmed when the application took it.
-            confirmOrRelease(lock);
+            this.acknowledgement.confirmOrRelease(lock, this.waiting);
         }
         if (lock.handedOver) {
             this.probe.takenOver(key, lock.handovers > 0);
         }
         return lock;
-    }
-
-    /** Replica acknowledgement of a lock just taken; not confirmed, it is released (handed on) at once. */
-    private void confirmOrRelease(HeldLock lock) {
-        try {
-            this.acknowledgement.confirm(lock.key, lock.value, lock.leaseMillis);
-        }
-        catch (RuntimeException ex) {
-            // Released in Redis, never passed on to a thread here: the lock did not count.
-            lock.markReleased();
-            try {
-                this.waiting.release(lock, false, 0);
-            }
-            catch (RuntimeException suppressed) {
-                ex.addSuppressed(suppressed);
-            }
-            throw ex;
-        }
     }
 
     @Override
@@ -210,31 +229,33 @@ final class RedisLockStore implements LockStore {
         return this.waiting.waitingThreads();
     }
 
-    void observe(LockEngineProbe probe) {
+    /** Hand-offs taken over, for the meters. */
+    @Override
+    public void observe(LockEngineProbe probe) {
         this.probe = probe;
     }
 
-    void handoverLimit(int limit) {
+    /**
+     * How many times in a row a lock may pass straight from a thread of this application to the next one
+     * waiting here, with no Redis round trip, before a release goes to Redis and the next waiting application
+     * gets its turn (default {@value #DEFAULT_LOCAL_HANDOVER_LIMIT}; 0 passes every release through Redis).
+     * Each holder still gets its own, larger fencing token.
+     */
+    public void setLocalHandoverLimit(int limit) {
         this.waiting.handoverLimit(limit);
     }
 
-    void handoverTimeLimit(Duration limit) {
+    /**
+     * How long this application may keep a lock among its own threads by local hand-overs, counted from when
+     * it took the key in Redis (default 50 ms): other applications wait for at most about this long more.
+     */
+    public void setLocalHandoverTimeLimit(Duration limit) {
         this.waiting.handoverTimeLimit(limit);
     }
 
-    /** This application's id in queues and hand-offs. */
-    String clientId() {
-        return this.clientId;
-    }
-
-    /** Tests: the protocol component. */
-    LockProtocol protocol() {
-        return this.protocol;
-    }
-
-    /** Tests: the waiting component. */
-    Waiting waitingComponent() {
-        return this.waiting;
+    /** How long this instance's registry entries outlive it (default 30 s; refreshed every third of it). */
+    public void setInstanceTtl(Duration ttl) {
+        this.entries.ttl(ttl);
     }
 
     /** Who holds the key now, whichever application (see {@link HolderView}). */
@@ -244,23 +265,50 @@ final class RedisLockStore implements LockStore {
     }
 
     /**
-     * Names this instance in the registry until {@link #stopListening} or {@link #close}: under the engine's token
-     * id and this store's client id, which a hand-off writes.
+     * Names this instance in the registry from {@link #start} (at once, if started already) until {@link #stop}
+     * or {@link #close}: under the engine's owner id and this store's client id, which a hand-off writes.
      */
-    void publishInstance(InstanceInfo self, String tokenId, Duration ttl) {
-        this.holders.registry().publish(self, List.of(tokenId, this.clientId), ttl);
+    @Override
+    public void publishInstance(InstanceInfo self, String ownerId) {
+        this.entries.ask(self, ownerId);
     }
 
-    /** Stops listening for hand-off messages and deletes the registry entries (the application context is closing). */
-    void stopListening() {
-        this.holders.registry().withdraw();
+    /** The registry entry, if asked for, is written (the hand-off subscription opens on the first wait). */
+    @Override
+    public void start() {
+        this.running = true;
+        this.entries.start();
+    }
+
+    /**
+     * Stops listening for hand-off messages, just before the connection factory stops (which closes the
+     * subscription connection under us otherwise), and deletes the registry entries; a thread still waiting then
+     * looks at Redis on its timer.
+     */
+    @Override
+    public void stop() {
+        this.running = false;
+        this.entries.stop();
         this.channel.close();
     }
 
     @Override
+    public boolean isRunning() {
+        return this.running;
+    }
+
+    /** One phase after Spring Data Redis's connection factories (phase 0): stopped just before them. */
+    @Override
+    public int getPhase() {
+        return 1;
+    }
+
+    @Override
     public void close() {
-        this.holders.registry().withdraw();
-        this.channel.close();
+        stop();
         this.queueWork.shutdown();
+        if (this.ownScheduler != null) {
+            this.ownScheduler.shutdownNow();
+        }
     }
 }

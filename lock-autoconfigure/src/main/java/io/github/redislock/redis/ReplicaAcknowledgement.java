@@ -33,6 +33,24 @@ final class ReplicaAcknowledgement {
         this.timeoutMillis = timeout.toMillis();
     }
 
+    /** Confirms a lock just taken; not confirmed, it is released (handed on) at once and the failure thrown. */
+    void confirmOrRelease(HeldLock lock, Waiting waiting) {
+        try {
+            confirm(lock.key, lock.value, lock.leaseMillis);
+        }
+        catch (RuntimeException ex) {
+            // Released in Redis, never passed on to a thread here: the lock did not count.
+            lock.markReleased();
+            try {
+                waiting.release(lock, false, 0);
+            }
+            catch (RuntimeException suppressed) {
+                ex.addSuppressed(suppressed);
+            }
+            throw ex;
+        }
+    }
+
     /**
      * Waits until enough replicas have the lock: extends its lease once more on the master and waits for that
      * write (which follows the acquisition) to reach them.

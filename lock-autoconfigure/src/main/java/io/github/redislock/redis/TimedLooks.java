@@ -12,8 +12,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class TimedLooks {
 
+    /** Longest a first waiter goes without looking at Redis, unless the store is built with another bound. */
+    static final Duration DEFAULT_MAX_UNNOTIFIED_WAIT = Duration.ofSeconds(1);
+
     /** Longest a first waiter goes without looking at Redis (bounds the cost of a lost message). */
-    private volatile long maxUnnotifiedWaitNanos = TimeUnit.SECONDS.toNanos(1);
+    private volatile long maxUnnotifiedWaitNanos = DEFAULT_MAX_UNNOTIFIED_WAIT.toNanos();
 
     /** The longest a waiter parks before it looks again (at Redis if it is first). */
     long maxUnnotifiedWaitNanos() {

@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.redislock.LockException;
 
 /**
- * Attempts and waiting for one application (one {@link RedisLockClient}): its threads that wait for a key
+ * Attempts and waiting for one application (one {@link RedisLockStore}): its threads that wait for a key
  * stand in one local {@link Line}; the application as a whole holds one entry in the key's Redis queue; a
  * release hands the lock to the application at the head of that queue, by storing the application's id as
  * the owner and publishing the key on its {@link HandoffChannel}, and the first thread of the line takes it
@@ -273,17 +273,17 @@ final class Waiting {
         return this.lines.waitingThreads();
     }
 
-    /** Tests: how long a first waiter may go without a hand-off before looking at Redis anyway. */
+    /** How long a first waiter may go without a hand-off before looking at Redis anyway (set by the store). */
     void maxUnnotifiedWait(Duration wait) {
         this.looks.maxUnnotifiedWait(wait);
     }
 
-    /** See {@link RedisLockClient#setLocalHandoverLimit}. */
+    /** See {@link RedisLockStore#setLocalHandoverLimit}. */
     void handoverLimit(int limit) {
         this.handover.handoverLimit(limit);
     }
 
-    /** See {@link RedisLockClient#setLocalHandoverTimeLimit}. */
+    /** See {@link RedisLockStore#setLocalHandoverTimeLimit}. */
     void handoverTimeLimit(Duration limit) {
         this.handover.handoverTimeLimit(limit);
     }

@@ -1,7 +1,8 @@
 /**
- * The single-Redis store. {@code RedisLockClient} (the public {@code LockProvider}) is the store-neutral
- * {@code io.github.redislock.engine.LockEngine} over {@code RedisLockStore}, which wires the Redis parts, each
- * with one job and the only owner of its state:
+ * The single-Redis store: {@code RedisLockStore} (public: a {@code LockStore} with its settings and its lifecycle
+ * as a bean) under the store-neutral {@code io.github.redislock.engine.LockEngine}; {@code RedisLockClient} is
+ * that engine built in one constructor call. The store wires the Redis parts, each with one job and the only owner
+ * of its state:
  * <ul>
  * <li>{@code RedisLockProtocol} (behind the {@code LockProtocol} seam): the Lua scripts, their arguments and
  * typed replies, over {@code LockCommands} (Boot's shared Lettuce connection or a
@@ -13,10 +14,19 @@
  * {@code TimedLooks}; hearing releases through {@code HandoffChannel};</li>
  * <li>{@code HeldLock}: what one lock holds in Redis (the store's {@code StoreLock});</li>
  * <li>{@code ReplicaAcknowledgement}: {@code WAIT} for replicas after each acquisition, when asked for;</li>
+ * <li>{@code InstanceEntries}: this instance in the instance registry, from the store's start to its stop;</li>
  * <li>{@code ConnectionKind}: which client library and topology the connection factory has.</li>
  * </ul>
  * Reentrancy, multi-key, renewal scheduling, loss signalling, kept keys and the endpoint's snapshot are the
  * engine's.
+ * <p>
+ * holdAtLeast counts from this JVM's monotonic clock ({@link java.lang.System#nanoTime()}) at the moment the
+ * reply that made the holder arrived (or the lock was passed to it here), not from Redis time: that moment is
+ * after Redis took the key, and the keep that the release asks for is counted by Redis from when the release
+ * runs, after it was sent, so the key stays at least the minimum after Redis took it (longer by about a round
+ * trip). Redis time would need a read of the clock on every acquisition path (hand-offs and local hand-overs
+ * carry fences that are not Redis time) and cannot be compared with the local clock anyway; only the two clocks'
+ * rates must agree, as they must for leases.
  */
 @NullMarked
 package io.github.redislock.redis;

@@ -18,7 +18,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * One independent Redis master of a Redlock: the single-Redis engine's scripts ({@code acquire.lua} as a
  * single attempt that neither queues nor takes over, {@code renew.lua}, {@code unlock.lua}) and
  * {@code fence.lua} on the node's own connection factory. Errors surface as the client library's exceptions;
- * {@link RedlockClient} counts them as a node that did not answer.
+ * {@link RedlockStore} counts them as a node that did not answer.
  */
 final class RedlockNode {
 
@@ -129,7 +129,7 @@ final class RedlockNode {
     /**
      * The fencing counter of a lock key, in the library's namespace next to it (no lock name can be one). It
      * expires a day after its last raise: tokens count on from the nodes' clocks as well (see
-     * {@code RedlockClient}), so a counter only has to bridge clock differences between nodes.
+     * the package documentation), so a counter only has to bridge clock differences between nodes.
      */
     static String fenceKey(String key) {
         return key + LockKeys.MARKER + "fence";

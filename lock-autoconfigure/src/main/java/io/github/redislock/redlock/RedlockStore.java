@@ -11,6 +11,7 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 import org.apache.commons.logging.Log;
@@ -34,9 +35,11 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * The Redlock store under {@link io.github.redislock.engine.LockEngine}: takes one key on a majority of the
  * nodes with its fencing token (each attempt is a {@link RedlockAttempt}), waits by jittered retries and counts
  * the threads waiting, and extends (a round per lock on every node, the locks' rounds in parallel, each lock
- * answered on its own); its handles check and release. What that guarantees, and its limits, is in {@link RedlockClient}.
+ * answered on its own); its handles check and release. What that guarantees, and its limits, is in the package
+ * documentation. The engine over it is {@code new LockEngine(store, ...)} ({@link RedlockClient} in one call; the
+ * auto-configuration builds it when {@code redis-lock.redlock.nodes} is set).
  */
-final class RedlockStore implements LockStore {
+public final class RedlockStore implements LockStore {
 
     private static final Log logger = LogFactory.getLog(RedlockStore.class);
 
@@ -64,11 +67,16 @@ final class RedlockStore implements LockStore {
     /** Single attempts: the lock and its fencing token on a majority. */
     private final RedlockAttempt attempts;
 
+    private volatile Duration instanceTtl = Duration.ofSeconds(30);
+
+    private final AtomicBoolean closed = new AtomicBoolean();
+
     /**
      * @param nodes one connection factory per independent master, at least 3
      * @param keyPrefix text put in front of every key, may be empty
+     * @throws IllegalArgumentException with fewer than 3 nodes
      */
-    RedlockStore(List<? extends RedisConnectionFactory> nodes, @Nullable String keyPrefix) {
+    public RedlockStore(List<? extends RedisConnectionFactory> nodes, @Nullable String keyPrefix) {
         if (nodes.size() < 3) {
             throw new IllegalArgumentException("Redlock needs at least 3 independent Redis masters, not "
                     + nodes.size());
@@ -257,15 +265,29 @@ final class RedlockStore implements LockStore {
         return this.holders.inspect(key);
     }
 
-    /** Names this instance in the registry on every node until {@link #close} (see {@link HolderView}). */
-    void publishInstance(InstanceInfo self, Duration ttl) {
-        this.holders.registry().publish(self, List.of(this.tokens.id()), ttl);
+    /** How long this instance's registry entries outlive it (default 30 s; refreshed every third of it). */
+    public void setInstanceTtl(Duration ttl) {
+        this.instanceTtl = ttl;
     }
 
-    /** Stops the node calls and deletes this instance's registry entries; held locks then expire with their lease. */
+    /**
+     * Names this instance in the registry on every node, from now until {@link #close} (see {@link HolderView}),
+     * under the id of this store's own tokens: a Redlock value carries an attempt's token, never the engine's.
+     */
+    @Override
+    public void publishInstance(InstanceInfo self, String ownerId) {
+        this.holders.registry().publish(self, List.of(this.tokens.id()), this.instanceTtl);
+    }
+
+    /**
+     * Stops the node calls and deletes this instance's registry entries; held locks then expire with their lease.
+     * Closing again does nothing.
+     */
     @Override
     public void close() {
-        this.holders.registry().withdraw();
-        this.calls.shutdownNow();
+        if (this.closed.compareAndSet(false, true)) {
+            this.holders.registry().withdraw();
+            this.calls.shutdownNow();
+        }
     }
 }

@@ -1,8 +1,35 @@
 /**
  * Redlock: one lock across several independent Redis masters, taken on a majority of them within its validity
  * time, with fencing tokens kept strictly increasing by a majority read and a majority write. A store
- * ({@code RedlockStore}) under the store-neutral engine ({@link io.github.redislock.engine.LockEngine}), which
- * gives it reentrancy and multi-key; only {@link RedlockClient} is public.
+ * ({@link RedlockStore}, public: a {@code LockStore}) under the store-neutral engine
+ * ({@link io.github.redislock.engine.LockEngine}), which gives it reentrancy and multi-key;
+ * {@link RedlockClient} is that engine built in one constructor call. A lock is taken on N ≥ 3 masters with no
+ * replication between them, so that it survives the loss of any minority of them.
+ * <p>
+ * An attempt sends the single-Redis acquire script to every node at once, with one fresh token. It succeeds
+ * when a majority took the lock within its validity time: the lease, less the time the attempt took, less a
+ * clock drift allowance (1% of the lease plus 2 ms). Then the fencing token is made: the largest counter the
+ * majority reported (each read after the lock was taken there), plus one, written back to every node with
+ * "raise to at least" and confirmed by a majority, again within the validity time. Any two majorities share a
+ * node, so the next holder reads a counter at least this large, whichever nodes answer it: tokens strictly
+ * increase as long as no node that confirmed a token loses its counter (see below). A failed attempt releases
+ * the token everywhere. Waiting is repeated attempts, 20–70 ms apart (random, so that contenders do not
+ * collide in step), until the wait time ends. Renewal and release go to every node; a renewal in which more nodes
+ * answer that they no longer hold the lock than a majority can spare marks it lost, and a lock not extended by
+ * a majority within its validity time counts as no longer held. Each lock of a renewal batch is judged on its
+ * own round: one that misses a majority leaves the others extended. A lock closed before its holdAtLeast has
+ * passed is kept on every node instead, owned by nobody, for the rest of it (counted from when the majority and
+ * the fencing token were confirmed); the next holder's token still comes from the counters.
+ * <p>
+ * The engine over the store makes Redlock locks reentrant and multi-key as single-Redis locks are: the holding thread asking again gets a nested handle at once, with no node call, and
+ * the key is released on every node when the outermost handle closes; other threads, and non-reentrant
+ * (asynchronous, reactive) requests, are kept out. Several keys are taken in order, all or nothing.
+ * <p>
+ * Limits. A node restarted without its data (no persistence, or {@code appendfsync} other than
+ * {@code always}) forgets the locks and counters it had: keep a restarted node out of the configuration for
+ * one lease (the Redlock rule; this store does not detect restarts), and keep fewer nodes restarting empty than
+ * the majority write covers, or fencing tokens may repeat. Process pauses and clock jumps beyond the drift
+ * allowance break it as they break every lease-based lock; fencing tokens are the defence.
  */
 @NullMarked
 package io.github.redislock.redlock;

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
+import io.github.redislock.autoconfigure.LockEngineAutoConfiguration;
 import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
+import io.github.redislock.autoconfigure.RedisLockStoreAutoConfiguration;
 import io.github.redislock.autoconfigure.RedisLocksEndpointAutoConfiguration;
 import io.github.redislock.testsupport.RedisServerExtension;
 
@@ -85,7 +87,8 @@ class RedisLocksWebEndpointTest {
     /** Only what a web application with Actuator needs to serve the endpoint, to start quickly. */
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfiguration({ DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
-            RedisLockAutoConfiguration.class, RedisLocksEndpointAutoConfiguration.class,
+            RedisLockAutoConfiguration.class, LockEngineAutoConfiguration.class, RedisLockStoreAutoConfiguration.class,
+            RedisLocksEndpointAutoConfiguration.class,
             TomcatServletWebServerAutoConfiguration.class, DispatcherServletAutoConfiguration.class,
             WebMvcAutoConfiguration.class, JacksonAutoConfiguration.class, HttpMessageConvertersAutoConfiguration.class,
             EndpointAutoConfiguration.class, JacksonEndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class,

@@ -15,7 +15,7 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.LockProvider;
 import io.github.redislock.LockRequest;
 import io.github.redislock.autoconfigure.RedisLockMetricsAutoConfiguration;
-import io.github.redislock.redis.RedisLockClient;
+import io.github.redislock.engine.LockEngine;
 import io.github.redislock.support.LockContexts;
 import io.github.redislock.support.RenewalFaults;
 import io.github.redislock.testsupport.RedisServer;
@@ -121,7 +121,7 @@ class RedisLockMetricsTest {
 
             LockHandle renewed = template.acquire(LockRequest.of("renewed", Duration.ZERO, null));
             redis.command("DEL", "t:renewed");
-            context.getBean(RedisLockClient.class).renewNow();
+            context.getBean(LockEngine.class).renewNow();
             renewed.close();
 
             LockHandle fixed = template.acquire(LockRequest.of("fixed", Duration.ZERO, Duration.ofSeconds(10)));
@@ -146,7 +146,7 @@ class RedisLockMetricsTest {
         try (RedisServer own = RedisServer.start()) {
             runner(own).withPropertyValues("spring.data.redis.timeout=300ms").run((context) -> {
                 MeterRegistry meters = context.getBean(MeterRegistry.class);
-                RedisLockClient client = context.getBean(RedisLockClient.class);
+                LockEngine client = context.getBean(LockEngine.class);
                 LockHandle handle = context.getBean(DistributedLockTemplate.class)
                     .acquire(LockRequest.of("job", Duration.ZERO, null));
                 RenewalFaults.failOneRound(own, client);

@@ -15,7 +15,9 @@ import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
 import io.github.redislock.autoconfigure.RedisLockMetricsAutoConfiguration;
-import io.github.redislock.redlock.RedlockClient;
+import io.github.redislock.engine.LockEngine;
+import io.github.redislock.engine.LockStore;
+import io.github.redislock.redlock.RedlockStore;
 import io.github.redislock.support.LockContexts;
 import io.github.redislock.testsupport.RedisServer;
 
@@ -72,7 +74,8 @@ class RedlockMetricsTest {
     @Test
     void theMetersBindToTheRedlockEngine() {
         runner().run((context) -> {
-            assertThat(context).hasSingleBean(RedlockClient.class).hasSingleBean(RedisLockMetrics.class);
+            assertThat(context).hasSingleBean(LockEngine.class).hasSingleBean(RedisLockMetrics.class);
+            assertThat(context).getBean(LockStore.class).isInstanceOf(RedlockStore.class);
             MeterRegistry meters = context.getBean(MeterRegistry.class);
             assertThat(meters.get("redis.lock.held").gauge().value()).isZero();
             assertThat(meters.get("redis.lock.waiting").gauge().value()).isZero();
@@ -102,14 +105,14 @@ class RedlockMetricsTest {
     }
 
     /**
-     * Rounds run by {@link RedlockClient#renewNow()}: the default 30 s lease puts the engine's own first tick 10 s
+     * Rounds run by {@link LockEngine#renewNow()}: the default 30 s lease puts the engine's own first tick 10 s
      * away, after the test, so each round counted is the one the test ran.
      */
     @Test
     void aRenewalRoundAMajorityDoesNotAnswerIsCounted() {
         runner().withPropertyValues("spring.data.redis.timeout=300ms").run((context) -> {
             MeterRegistry meters = context.getBean(MeterRegistry.class);
-            RedlockClient client = context.getBean(RedlockClient.class);
+            LockEngine client = context.getBean(LockEngine.class);
             try (LockHandle handle = context.getBean(DistributedLockTemplate.class)
                 .acquire(LockRequest.of("job", Duration.ZERO, null))) {
                 nodes.get(0).pause();
@@ -138,7 +141,7 @@ class RedlockMetricsTest {
 
             LockHandle renewed = template.acquire(LockRequest.of("renewed", Duration.ZERO, null));
             deleteOnEveryNode("t:renewed");
-            context.getBean(RedlockClient.class).renewNow();
+            context.getBean(LockEngine.class).renewNow();
             renewed.close();
 
             LockHandle fixed = template.acquire(LockRequest.of("fixed", Duration.ZERO, Duration.ofSeconds(10)));

@@ -16,7 +16,7 @@ import io.github.redislock.actuate.RedisLocksEndpoint.HeldLockDescriptor;
 import io.github.redislock.actuate.RedisLocksEndpoint.LockViewDescriptor;
 import io.github.redislock.actuate.RedisLocksEndpoint.RedisLocksDescriptor;
 import io.github.redislock.autoconfigure.RedisLocksEndpointAutoConfiguration;
-import io.github.redislock.redis.RedisLockClient;
+import io.github.redislock.engine.LockEngine;
 import io.github.redislock.support.LockContexts;
 import io.github.redislock.support.RenewalFaults;
 import io.github.redislock.testsupport.RedisServer;
@@ -203,7 +203,7 @@ class RedisLocksEndpointTest {
             Instant acquiredLease = endpoint.locks().held().get(0).leaseStartedAt();
             await().atMost(Duration.ofSeconds(1)).until(() -> Instant.now().isAfter(acquiredLease.plusMillis(20)));
             Instant renewing = Instant.now();
-            context.getBean(RedisLockClient.class).renewNow();
+            context.getBean(LockEngine.class).renewNow();
             RedisLocksDescriptor locks = endpoint.locks();
             assertThat(locks.held().get(0).leaseStartedAt()).isAfterOrEqualTo(renewing.minusMillis(5));
             assertThat(locks.held().get(0).heldSince()).isBefore(renewing);
@@ -216,7 +216,7 @@ class RedisLocksEndpointTest {
     void showsFailingRenewalUntilARoundSucceedsAgain() {
         try (RedisServer own = RedisServer.start()) {
             runner(own).withPropertyValues("spring.data.redis.timeout=300ms").run((context) -> {
-                RedisLockClient client = context.getBean(RedisLockClient.class);
+                LockEngine client = context.getBean(LockEngine.class);
                 LockHandle handle = context.getBean(DistributedLockTemplate.class)
                     .acquire(LockRequest.of("job", Duration.ZERO, null));
                 RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);

@@ -57,8 +57,7 @@ class ConfigurationMetadataTest {
         try (InputStream in = new ClassPathResource("META-INF/spring-autoconfigure-metadata.properties").getInputStream()) {
             metadata.load(in);
         }
-        assertThat(metadata.getProperty(RedisLockAutoConfiguration.class.getName()
-                + "$RedisEngineConfiguration.ConditionalOnClass"))
+        assertThat(metadata.getProperty(RedisLockStoreAutoConfiguration.class.getName() + ".ConditionalOnClass"))
             .isEqualTo("org.springframework.data.redis.core.StringRedisTemplate");
     }
 }

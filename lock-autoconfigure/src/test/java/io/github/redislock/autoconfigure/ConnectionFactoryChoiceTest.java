@@ -77,6 +77,7 @@ class ConnectionFactoryChoiceTest {
     void lockedMethodsWithoutAConnectionFactoryFailTheStartupNamingTheMethod() {
         new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, RedisLockAutoConfiguration.class,
+                    LockEngineAutoConfiguration.class, RedisLockStoreAutoConfiguration.class,
                     RedisLockGuardAutoConfiguration.class))
             .withUserConfiguration(LockedBean.class)
             .run((context) -> {
@@ -92,6 +93,7 @@ class ConnectionFactoryChoiceTest {
     void lockedMethodsWithoutSpringDataRedisFailTheStartupSayingSo() {
         new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(RedisLockAutoConfiguration.class,
+                    LockEngineAutoConfiguration.class, RedisLockStoreAutoConfiguration.class,
                     RedisLockGuardAutoConfiguration.class))
             .withClassLoader(new FilteredClassLoader(StringRedisTemplate.class))
             .withUserConfiguration(LockedBean.class)
@@ -117,6 +119,7 @@ class ConnectionFactoryChoiceTest {
     void noLockedMethodsAndNoRedisIsFine() {
         new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(RedisLockAutoConfiguration.class,
+                    LockEngineAutoConfiguration.class, RedisLockStoreAutoConfiguration.class,
                     RedisLockGuardAutoConfiguration.class))
             .run((context) -> assertThat(context).hasNotFailed());
     }

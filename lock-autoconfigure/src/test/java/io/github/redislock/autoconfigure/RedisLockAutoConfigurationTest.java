@@ -9,7 +9,10 @@ import io.github.redislock.LockProvider;
 import io.github.redislock.OnLeaseLost;
 import io.github.redislock.aop.DistributedLockAdvisor;
 import io.github.redislock.aop.LockOperationSource;
+import io.github.redislock.engine.LockEngine;
+import io.github.redislock.engine.LockStore;
 import io.github.redislock.redis.RedisLockClient;
+import io.github.redislock.redis.RedisLockStore;
 import io.github.redislock.support.LockContexts;
 import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
@@ -36,12 +39,20 @@ class RedisLockAutoConfigurationTest {
         return LockContexts.runner(redis);
     }
 
+    /** Ours, with no Redis connection: no Boot Redis auto-configuration. */
+    private static ApplicationContextRunner withoutRedis() {
+        return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RedisLockAutoConfiguration.class,
+                LockEngineAutoConfiguration.class, RedisLockStoreAutoConfiguration.class));
+    }
+
     @Test
     void createsEngineTemplateAndAdvisorOnBootsRedisConnection() {
         runner().run((context) -> {
-            assertThat(context).hasSingleBean(RedisLockClient.class).hasSingleBean(DistributedLockTemplate.class)
+            assertThat(context).hasSingleBean(LockEngine.class).hasSingleBean(DistributedLockTemplate.class)
                     .hasSingleBean(DistributedLockAdvisor.class).hasSingleBean(LockOperationSource.class);
             assertThat(context).hasSingleBean(RedisConnectionFactory.class);
+            assertThat(context.getBean(LockStore.class)).isInstanceOf(RedisLockStore.class);
+            assertThat(context.getBean(LockProvider.class)).isSameAs(context.getBean(LockEngine.class));
             assertThat(context.getBean(DistributedLockAdvisor.class).getOrder())
                     .isEqualTo(RedisLockProperties.DEFAULT_ORDER).isLessThan(Ordered.LOWEST_PRECEDENCE);
         });
@@ -50,7 +61,7 @@ class RedisLockAutoConfigurationTest {
     @Test
     void backsOffWhenDisabled() {
         runner().withPropertyValues("redis-lock.enabled=false").run((context) -> {
-            assertThat(context).hasNotFailed().doesNotHaveBean(RedisLockClient.class)
+            assertThat(context).hasNotFailed().doesNotHaveBean(LockEngine.class).doesNotHaveBean(LockStore.class)
                     .doesNotHaveBean(DistributedLockTemplate.class).doesNotHaveBean(DistributedLockAdvisor.class);
         });
     }
@@ -58,9 +69,9 @@ class RedisLockAutoConfigurationTest {
     @Test
     void withoutSpringDataRedisOnlyTheRedisEngineBacksOff() {
         // Another store's provider (the ZooKeeper module's) still gets the template and the advice, without Redis.
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RedisLockAutoConfiguration.class))
-                .withClassLoader(new FilteredClassLoader(StringRedisTemplate.class)).run((context) -> {
-                    assertThat(context).hasNotFailed().doesNotHaveBean(RedisLockClient.class)
+        withoutRedis().withClassLoader(new FilteredClassLoader(StringRedisTemplate.class)).run((context) -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(LockStore.class)
+                            .doesNotHaveBean(LockEngine.class)
                             .doesNotHaveBean(DistributedLockTemplate.class)
                             .doesNotHaveBean(DistributedLockAdvisor.class);
                 });
@@ -68,9 +79,8 @@ class RedisLockAutoConfigurationTest {
 
     @Test
     void backsOffWithoutConnectionFactory() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RedisLockAutoConfiguration.class))
-                .run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(RedisLockClient.class)
-                        .doesNotHaveBean(DistributedLockAdvisor.class));
+        withoutRedis().run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockStore.class)
+                .doesNotHaveBean(LockEngine.class).doesNotHaveBean(DistributedLockAdvisor.class));
     }
 
     @Test
@@ -78,14 +88,18 @@ class RedisLockAutoConfigurationTest {
         runner().withUserConfiguration(CustomBeans.class).run((context) -> {
             assertThat(context).hasSingleBean(DistributedLockTemplate.class);
             assertThat(context.getBean(DistributedLockTemplate.class)).isSameAs(CustomBeans.TEMPLATE);
-            assertThat(context).getBean("customClient").isSameAs(context.getBean(RedisLockClient.class));
+            // A provider of the application's own, here a facade over the engine: the store and the engine back off.
+            assertThat(context).getBean("customClient").isSameAs(context.getBean(LockProvider.class))
+                    .isSameAs(context.getBean(LockEngine.class));
+            assertThat(context).doesNotHaveBean(LockStore.class);
         });
     }
 
     @Test
     void aLockProviderOfTheUsersReplacesTheRedisEngineBehindTheTemplate() {
         runner().withUserConfiguration(CustomProvider.class).run((context) -> {
-            assertThat(context).doesNotHaveBean(RedisLockClient.class).hasSingleBean(LockProvider.class);
+            assertThat(context).doesNotHaveBean(LockEngine.class).doesNotHaveBean(LockStore.class)
+                    .hasSingleBean(LockProvider.class);
             DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
             assertThat(template.execute("job", null, null, () -> LockContext.current().orElseThrow().key()))
                     .isEqualTo("in-memory:job");
@@ -94,10 +108,9 @@ class RedisLockAutoConfigurationTest {
 
     @Test
     void aLockProviderOfTheUsersNeedsNoRedisConnectionFactory() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RedisLockAutoConfiguration.class))
-                .withUserConfiguration(CustomProvider.class).run((context) -> {
+        withoutRedis().withUserConfiguration(CustomProvider.class).run((context) -> {
                     assertThat(context).hasNotFailed().doesNotHaveBean(RedisConnectionFactory.class)
-                            .doesNotHaveBean(RedisLockClient.class).hasSingleBean(DistributedLockAdvisor.class);
+                            .doesNotHaveBean(LockEngine.class).hasSingleBean(DistributedLockAdvisor.class);
                     DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
                     assertThat(template.execute("job", null, null, () -> LockContext.current().orElseThrow().key()))
                             .isEqualTo("in-memory:job");

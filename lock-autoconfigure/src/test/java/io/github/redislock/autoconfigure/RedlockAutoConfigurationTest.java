@@ -9,8 +9,10 @@ import io.github.redislock.LockProvider;
 import io.github.redislock.actuate.RedisLocksEndpoint;
 import io.github.redislock.actuate.RedisLocksEndpoint.HeldLockDescriptor;
 import io.github.redislock.actuate.RedisLocksEndpoint.LockViewDescriptor;
-import io.github.redislock.redis.RedisLockClient;
-import io.github.redislock.redlock.RedlockClient;
+import io.github.redislock.engine.LockEngine;
+import io.github.redislock.engine.LockStore;
+import io.github.redislock.redis.RedisLockStore;
+import io.github.redislock.redlock.RedlockStore;
 import io.github.redislock.support.LockContexts;
 import io.github.redislock.support.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisServer;
@@ -98,8 +100,9 @@ class RedlockAutoConfigurationTest {
                 "spring.data.redis.client-type=" + library.clientType(), "redis-lock.key-prefix=app:")
             .run((context) -> {
                 assertThat(context).hasNotFailed();
-                assertThat(context.getBean(LockProvider.class)).isInstanceOf(RedlockClient.class);
-                assertThat(context).doesNotHaveBean(RedisLockClient.class);
+                assertThat(context.getBean(LockStore.class)).isInstanceOf(RedlockStore.class);
+                assertThat(context.getBean(LockProvider.class)).isSameAs(context.getBean(LockEngine.class));
+                assertThat(context).doesNotHaveBean(RedisLockStore.class);
                 DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
                 try (LockHandle handle = template.tryAcquire("job", Duration.ZERO, null).orElseThrow()) {
                     String owner = handle.token().substring(0, handle.token().indexOf(':') + 1);
@@ -117,7 +120,7 @@ class RedlockAutoConfigurationTest {
     @Test
     void withoutNodesTheOneRedisEngineLocks() {
         runner().run((context) -> {
-            assertThat(context.getBean(LockProvider.class)).isInstanceOf(RedisLockClient.class);
+            assertThat(context.getBean(LockStore.class)).isInstanceOf(RedisLockStore.class);
             assertThat(context).doesNotHaveBean(RedlockConnections.class);
         });
     }

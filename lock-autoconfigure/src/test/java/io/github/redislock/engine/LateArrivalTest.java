@@ -5,7 +5,6 @@ import java.util.Arrays;
 
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
-import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -43,7 +42,7 @@ class LateArrivalTest {
         // A command timeout well beyond the pause, so that the late reply is a reply, not a timeout.
         try (LockApplication app = LockApplication.start(redis.server(), "redis-lock.lease-time=" + LEASE.toMillis()
                 + "ms", "spring.data.redis.timeout=30s")) {
-            RedisLockClient client = app.client();
+            LockEngine client = app.client();
             // The connection is open and the scripts are loaded: the acquisition below is one EVALSHA.
             client.acquire(LockRequest.of("warm-up", Duration.ZERO, null)).close();
             redis.command("CLIENT", "PAUSE", "60000", "WRITE");

@@ -6,7 +6,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockLostEvent;
-import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.support.ImportLockAutoConfiguration;
 import io.github.redislock.support.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisSentinel;
@@ -80,9 +79,9 @@ final class LockApplication implements AutoCloseable {
         return this.context.getBean(DistributedLockTemplate.class);
     }
 
-    /** The engine, for {@link RedisLockClient#renewNow()}. */
-    RedisLockClient client() {
-        return this.context.getBean(RedisLockClient.class);
+    /** The engine, for {@link LockEngine#renewNow()}. */
+    LockEngine client() {
+        return this.context.getBean(LockEngine.class);
     }
 
     /** The {@link LockLostEvent}s the application has published so far. */

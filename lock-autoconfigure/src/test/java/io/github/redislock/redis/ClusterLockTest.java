@@ -64,7 +64,7 @@ class ClusterLockTest {
         cluster.close();
     }
 
-    private RedisLockClient client() {
+    private TestRedisClient client() {
         RedisClusterConfiguration configuration = new RedisClusterConfiguration(cluster.nodeAddresses());
         RedisConnectionFactory factory;
         if (this.library == ClientLibrary.LETTUCE) {
@@ -82,15 +82,14 @@ class ClusterLockTest {
             factory = jedis;
         }
         factories.add(factory);
-        RedisLockClient client = new RedisLockClient(factory, "", Duration.ofMinutes(10), LockLossListener.NONE, null);
-        client.waiting().maxUnnotifiedWait(Duration.ofSeconds(60));
-        return client;
+        return TestRedisClient.of(factory, "", Duration.ofMinutes(10), LockLossListener.NONE, null,
+                Duration.ofSeconds(60));
     }
 
     @Test
     void keysOfManySlotsAreLockedOnTheirOwnNodes() {
         Set<RedisServer> nodesUsed = new HashSet<>();
-        RedisLockClient client = client();
+        TestRedisClient client = client();
         for (String key : KEYS) {
             try (LockHandle handle = acquire(client, List.of(key), 0, 30_000)) {
                 RedisServer node = cluster.nodeFor(key);
@@ -106,7 +105,7 @@ class ClusterLockTest {
 
     @Test
     void oneRenewalRoundExtendsLocksOnEveryNode() {
-        RedisLockClient client = client();
+        TestRedisClient client = client();
         List<LockHandle> handles = new ArrayList<>();
         for (String key : KEYS) {
             handles.add(acquire(client, List.of("renew:" + key), 0, 0, true));
@@ -124,7 +123,7 @@ class ClusterLockTest {
 
     @Test
     void severalKeysAcrossSlotsAreTakenTogether() {
-        RedisLockClient client = client();
+        TestRedisClient client = client();
         try (LockHandle all = acquire(client, List.of("multi:a", "multi:b", "multi:c"), 0, 30_000)) {
             for (String key : List.of("multi:a", "multi:b", "multi:c")) {
                 String owner = all.token().substring(0, all.token().indexOf(':'));
@@ -135,8 +134,8 @@ class ClusterLockTest {
 
     @Test
     void releaseHandsTheLockToAWaiterOfAnotherClientBySlotLocalMessage() throws Exception {
-        RedisLockClient holder = client();
-        RedisLockClient waiter = client();
+        TestRedisClient holder = client();
+        TestRedisClient waiter = client();
         LockHandle held = acquire(holder, List.of("hot:{1}"), 0, 30_000);
         CompletableFuture<Long> acquiredAt = new CompletableFuture<>();
         List<LockHandle> taken = new ArrayList<>();

@@ -46,9 +46,13 @@ class FencingTokenTest {
     }
 
     private static RedisLockClient newClient() {
+        return new RedisLockClient(newFactory(), "");
+    }
+
+    private static LettuceConnectionFactory newFactory() {
         LettuceConnectionFactory factory = TestConnections.lettuce(redis, Duration.ofSeconds(5));
         factories.add(factory);
-        return new RedisLockClient(factory, "");
+        return factory;
     }
 
     @Test
@@ -149,7 +153,7 @@ class FencingTokenTest {
 
     @Test
     void replayedAcquireSucceedsWithoutCountingTwice() {
-        LockProtocol protocol = newClient().protocol();
+        LockProtocol protocol = RedisLockClientTestSupport.protocol(newFactory());
         Attempt first = protocol.acquire(K, "token-a", 30_000, null, 0);
         String stored = (String) redis.command("GET", "k");
         // The same command again, as Lettuce replays it after a reconnect or a caller retries a lost reply.
@@ -168,9 +172,9 @@ class FencingTokenTest {
     void replayedAcquireAfterLostReplyDoesNotReportNotAcquired() {
         // The first reply is lost: from the caller's view nothing happened, but Redis holds our token. The retry
         // with the same token must succeed rather than wait out our own lease.
-        RedisLockClient client = newClient();
+        LockProtocol protocol = RedisLockClientTestSupport.protocol(newFactory());
         redis.command("SET", "k", "token-c:41", "PX", "30000");
-        Attempt retry = client.protocol().acquire(K, "token-c", 30_000, null, 0);
+        Attempt retry = protocol.acquire(K, "token-c", 30_000, null, 0);
         assertThat(retry.isAcquired()).isTrue();
         assertThat(retry.fence()).isEqualTo(41L);
         assertThat(redis.command("GET", "k")).isEqualTo("token-c:41");
@@ -178,7 +182,7 @@ class FencingTokenTest {
 
     @Test
     void aReleaseAfterLocalHandOversCountsTheNextFenceOnFromTheLastOneUsed() {
-        LockProtocol protocol = newClient().protocol();
+        LockProtocol protocol = RedisLockClientTestSupport.protocol(newFactory());
         Attempt taken = protocol.acquire(K, "token-d", 30_000, null, 0);
         // Threads of the application passed the lock on among themselves, using fences up to taken + 5, then
         // the last one released it: the next holder's fence is larger than all of them.
@@ -188,7 +192,7 @@ class FencingTokenTest {
 
     @Test
     void localHandOversThatCountedPastTheClockLeaveTheirLastFenceAsAFloorUntilTheClockPassesIt() {
-        LockProtocol protocol = newClient().protocol();
+        LockProtocol protocol = RedisLockClientTestSupport.protocol(newFactory());
         Attempt taken = protocol.acquire(K, "token-f", 30_000, null, 0);
         // Never seen in practice (more than one local hand-over a microsecond), so forced: 2 s ahead of the clock.
         long ahead = taken.fence() + 2_000_000;

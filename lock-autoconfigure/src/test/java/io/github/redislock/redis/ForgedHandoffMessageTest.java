@@ -36,7 +36,7 @@ class ForgedHandoffMessageTest {
 
     private final List<LettuceConnectionFactory> factories = new ArrayList<>();
 
-    private final List<RedisLockClient> clients = new ArrayList<>();
+    private final List<TestRedisClient> clients = new ArrayList<>();
 
     @BeforeEach
     void startRedis() {
@@ -45,15 +45,15 @@ class ForgedHandoffMessageTest {
 
     @AfterEach
     void stopRedis() {
-        this.clients.forEach(RedisLockClient::close);
+        this.clients.forEach(TestRedisClient::close);
         this.factories.forEach(TestConnections::destroy);
         this.redis.close();
     }
 
     @Test
     void forgedMessagesForKeysNobodyWaitsForCostNoRedisCall() throws Exception {
-        RedisLockClient holderClient = client(null);
-        RedisLockClient waiterClient = client(null);
+        TestRedisClient holderClient = client(null);
+        TestRedisClient waiterClient = client(null);
         LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         List<LockHandle> handles = new ArrayList<>();
         awaitParkedForNotification(waiterThread(waiterClient, "hot", new CompletableFuture<>(), handles));
@@ -90,8 +90,8 @@ class ForgedHandoffMessageTest {
             }
         };
         try {
-            RedisLockClient holderClient = client(null);
-            RedisLockClient waiterClient = client(scheduler);
+            TestRedisClient holderClient = client(null);
+            TestRedisClient waiterClient = client(scheduler);
             LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
             // Queued, then gives up: its queue entry is taken out in the background.
             assertThat(acquire(waiterClient, List.of("hot"), Duration.ofMillis(200).toNanos(), 30_000)).isNull();
@@ -105,13 +105,12 @@ class ForgedHandoffMessageTest {
         }
     }
 
-    private RedisLockClient client(@Nullable ScheduledThreadPoolExecutor scheduler) {
+    private TestRedisClient client(@Nullable ScheduledThreadPoolExecutor scheduler) {
         LettuceConnectionFactory factory = TestConnections.lettuce(this.redis, Duration.ofSeconds(5));
         this.factories.add(factory);
-        RedisLockClient client = new RedisLockClient(factory, "", Duration.ofSeconds(30), LockLossListener.NONE,
-                scheduler);
         // Only messages make the waiter look at Redis: no timed look within the test.
-        client.waiting().maxUnnotifiedWait(Duration.ofSeconds(60));
+        TestRedisClient client = TestRedisClient.of(factory, "", Duration.ofSeconds(30), LockLossListener.NONE,
+                scheduler, Duration.ofSeconds(60));
         this.clients.add(client);
         return client;
     }

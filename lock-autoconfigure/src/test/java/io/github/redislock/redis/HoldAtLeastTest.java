@@ -68,7 +68,7 @@ class HoldAtLeastTest {
 
     private final List<RedisConnectionFactory> factories = new ArrayList<>();
 
-    private final List<RedisLockClient> clients = new ArrayList<>();
+    private final List<TestRedisClient> clients = new ArrayList<>();
 
     @BeforeEach
     void startRedis() {
@@ -77,7 +77,7 @@ class HoldAtLeastTest {
 
     @AfterEach
     void stopRedis() {
-        this.clients.forEach(RedisLockClient::close);
+        this.clients.forEach(TestRedisClient::close);
         this.factories.forEach(TestConnections::destroy);
         this.redis.close();
     }
@@ -86,11 +86,11 @@ class HoldAtLeastTest {
      * An application whose waiters look at Redis on their own only once a minute: a waiter that gets in
      * promptly after the minimum was told to look.
      */
-    private RedisLockClient client() {
+    private TestRedisClient client() {
         RedisConnectionFactory factory = this.library.connect(this.redis, Duration.ofSeconds(5));
         this.factories.add(factory);
-        RedisLockClient client = new RedisLockClient(factory, "", Duration.ofSeconds(30), LockLossListener.NONE, null);
-        client.waiting().maxUnnotifiedWait(Duration.ofSeconds(60));
+        TestRedisClient client = TestRedisClient.of(factory, "", Duration.ofSeconds(30), LockLossListener.NONE, null,
+                Duration.ofSeconds(60));
         this.clients.add(client);
         return client;
     }
@@ -99,7 +99,7 @@ class HoldAtLeastTest {
      * The client, listening for hand-off messages already: its waiters then park on their timer (the holder's
      * lease, or a minute) and nothing but a message or a release here wakes them sooner.
      */
-    private RedisLockClient subscribed(RedisLockClient client) {
+    private TestRedisClient subscribed(TestRedisClient client) {
         this.redis.command("SET", "subscribe-first", "someone:1", "PX", "30000");
         assertThatThrownBy(() -> client.acquire(LockRequest.of("subscribe-first", Duration.ofMillis(10), null)))
                 .isInstanceOf(LockNotAcquiredException.class);
@@ -116,7 +116,7 @@ class HoldAtLeastTest {
 
     @Test
     void shortWorkLeavesTheKeyKeptByNobodyForWhatIsLeftOfTheMinimumInOneScriptRun() {
-        RedisLockClient client = client();
+        TestRedisClient client = client();
         long before = System.nanoTime();
         LockHandle handle = client.acquire(held("job", HOLD));
         this.redis.command("CONFIG", "RESETSTAT");
@@ -137,8 +137,8 @@ class HoldAtLeastTest {
 
     @Test
     void aWaitingApplicationGetsInNotBeforeTheMinimumAndPromptlyAfterIt() throws Exception {
-        RedisLockClient holder = client();
-        RedisLockClient waiter = subscribed(client());
+        TestRedisClient holder = client();
+        TestRedisClient waiter = subscribed(client());
         LockHandle first = holder.acquire(held("job", HOLD));
         CompletableFuture<Long> acquiredAt = new CompletableFuture<>();
         List<LockHandle> handles = new ArrayList<>();
@@ -155,8 +155,8 @@ class HoldAtLeastTest {
 
     @Test
     void aThreadOfTheSameApplicationIsNotPassedTheLockBeforeTheMinimum() throws Exception {
-        RedisLockClient other = client();
-        RedisLockClient app = subscribed(client());
+        TestRedisClient other = client();
+        TestRedisClient app = subscribed(client());
         // Another application holds the key while two threads here wait: when it releases, the first one takes
         // the key in Redis and the second is eligible for a local hand-over in this application's turn.
         LockHandle blocker = other.acquire(LockRequest.of("job", Duration.ZERO, null));
@@ -195,7 +195,7 @@ class HoldAtLeastTest {
 
     @Test
     void workLongerThanTheMinimumIsReleasedAtOnce() {
-        RedisLockClient client = client();
+        TestRedisClient client = client();
         Duration hold = Duration.ofMillis(100);
         LockHandle handle = client.acquire(held("job", hold));
         long acquired = System.nanoTime();
@@ -208,7 +208,7 @@ class HoldAtLeastTest {
 
     @Test
     void throwingWorkKeepsTheKeyAsReturningWorkDoes() {
-        RedisLockClient client = client();
+        TestRedisClient client = client();
         DistributedLockTemplate template = new DistributedLockTemplate(client, Duration.ZERO, OnLeaseLost.WARN);
         assertThatThrownBy(() -> template.execute(held("job", LONG_HOLD), () -> {
             throw new IllegalStateException("job failed");
@@ -219,7 +219,7 @@ class HoldAtLeastTest {
 
     @Test
     void asynchronousWorkIsKeptFromItsEndNotFromTheCallsReturn() throws Exception {
-        RedisLockClient client = client();
+        TestRedisClient client = client();
         DistributedLockTemplate template = new DistributedLockTemplate(client, Duration.ZERO, OnLeaseLost.WARN);
         CompletableFuture<String> work = new CompletableFuture<>();
         CompletableFuture<String> result = template.executeAsync(held("job", LONG_HOLD), () -> work);
@@ -237,7 +237,7 @@ class HoldAtLeastTest {
 
     @Test
     void aNestedAcquisitionCountsFromTheOutermostOne() {
-        RedisLockClient client = client();
+        TestRedisClient client = client();
         LockHandle outer = client.acquire(LockRequest.of("job", Duration.ZERO, null));
         long acquired = System.nanoTime();
         await("some of the minimum to pass").atMost(PASSED.multipliedBy(10)).pollInterval(Duration.ofMillis(1))
@@ -252,7 +252,7 @@ class HoldAtLeastTest {
 
     @Test
     void everyKeyOfAMultiKeyLockIsKept() {
-        RedisLockClient client = client();
+        TestRedisClient client = client();
         LockHandle both = client.acquire(LockRequest.of(List.of("a", "b"), Duration.ZERO, null)
                 .holdAtLeast(LONG_HOLD));
         both.close();
@@ -265,7 +265,7 @@ class HoldAtLeastTest {
 
     @Test
     void aLockLostBeforeItsWorkEndedIsNotRecreated() {
-        RedisLockClient client = client();
+        TestRedisClient client = client();
         LockHandle handle = client.acquire(held("job", HOLD));
         this.redis.command("DEL", "job");
         handle.close();
@@ -276,7 +276,7 @@ class HoldAtLeastTest {
 
     @Test
     void theEngineStateShowsAKeptKeyUntilItExpires() {
-        RedisLockClient client = client();
+        TestRedisClient client = client();
         LockHandle handle = client.acquire(held("job", HOLD));
         handle.close();
         assertThat(client.state().held()).isEmpty();
@@ -293,7 +293,9 @@ class HoldAtLeastTest {
 
     @Test
     void aKeptKeyOutlivesLocalHandOversThatCountedPastTheClock() {
-        LockProtocol protocol = client().protocol();
+        RedisConnectionFactory factory = this.library.connect(this.redis, Duration.ofSeconds(5));
+        this.factories.add(factory);
+        LockProtocol protocol = RedisLockClientTestSupport.protocol(factory);
         LockKey key = new LockKey("job");
         Attempt taken = protocol.acquire(key, "token-a", 30_000, null, 0);
         // Forced (never seen): local hand-overs used fences 2 s ahead of the clock; a 1 ms keep would let the

@@ -43,26 +43,26 @@ class HolderViewTest {
 
     private final List<RedisConnectionFactory> factories = new ArrayList<>();
 
-    private final List<RedisLockClient> clients = new ArrayList<>();
+    private final List<TestRedisClient> clients = new ArrayList<>();
 
     @AfterEach
     void close() {
-        this.clients.forEach(RedisLockClient::close);
+        this.clients.forEach(TestRedisClient::close);
         this.factories.forEach(TestConnections::destroy);
     }
 
     /** A client of the application, started as a bean is, with its registry entry unless the name is null. */
-    private RedisLockClient client(String application) {
+    private TestRedisClient client(String application) {
         RedisConnectionFactory factory = TestConnections.lettuce(redis.server(), Duration.ofSeconds(5));
         this.factories.add(factory);
-        RedisLockClient client = new RedisLockClient(factory, "hv:", Duration.ofSeconds(30), LockLossListener.NONE,
+        TestRedisClient client = TestRedisClient.of(factory, "hv:", Duration.ofSeconds(30), LockLossListener.NONE,
                 null);
         this.clients.add(client);
+        client.store().setInstanceTtl(TTL);
         if (application != null) {
-            client.publishInstance(new InstanceInfo(application, application + "-1", "host-" + application, 4242),
-                    TTL);
+            client.publishInstance(new InstanceInfo(application, application + "-1", "host-" + application, 4242));
         }
-        client.start();
+        client.store().start();
         return client;
     }
 
@@ -84,8 +84,8 @@ class HolderViewTest {
 
     @Test
     void anotherApplicationNamesTheHoldingInstance() {
-        RedisLockClient orders = client("orders");
-        RedisLockClient reports = client("reports");
+        TestRedisClient orders = client("orders");
+        TestRedisClient reports = client("reports");
         awaitEntry(orders);
         Instant before = Instant.now().minusSeconds(1);
         try (LockHandle held = orders.acquire(LockRequest.of("job:report", Duration.ZERO, null))) {
@@ -103,8 +103,8 @@ class HolderViewTest {
 
     @Test
     void aHandedOffKeyNamesTheApplicationItWasHandedTo() {
-        RedisLockClient orders = client("orders");
-        RedisLockClient reports = client("reports");
+        TestRedisClient orders = client("orders");
+        TestRedisClient reports = client("reports");
         awaitEntry(orders);
         // What a release writes when it hands the key to the application with this client id.
         redis.command("SET", "hv:job:report", orders.clientId() + ":1764000000000000", "PX", "5000");
@@ -116,8 +116,8 @@ class HolderViewTest {
 
     @Test
     void anOwnerNotInTheRegistryIsUnknownNeverAnError() {
-        RedisLockClient unpublished = client(null);
-        RedisLockClient reports = client("reports");
+        TestRedisClient unpublished = client(null);
+        TestRedisClient reports = client("reports");
         try (LockHandle held = unpublished.acquire(LockRequest.of("job:report", Duration.ZERO, null))) {
             LockInspection view = reports.inspect("job:report");
             assertThat(view.state()).isEqualTo(State.HELD);
@@ -128,9 +128,9 @@ class HolderViewTest {
 
     @Test
     void applicationsWaitingInTheQueueAreCounted() throws Exception {
-        RedisLockClient orders = client("orders");
-        RedisLockClient billing = client("billing");
-        RedisLockClient reports = client("reports");
+        TestRedisClient orders = client("orders");
+        TestRedisClient billing = client("billing");
+        TestRedisClient reports = client("reports");
         LockHandle held = orders.acquire(LockRequest.of("job:report", Duration.ZERO, null));
         CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> {
             try (LockHandle next = billing.acquire(LockRequest.of("job:report", Duration.ofSeconds(20), null))) {
@@ -148,8 +148,8 @@ class HolderViewTest {
 
     @Test
     void aKeyKeptForHoldAtLeastIsHeldByNobody() {
-        RedisLockClient orders = client("orders");
-        RedisLockClient reports = client("reports");
+        TestRedisClient orders = client("orders");
+        TestRedisClient reports = client("reports");
         orders.acquire(LockRequest.of("job:report", Duration.ZERO, null).holdAtLeast(Duration.ofSeconds(20))).close();
         LockInspection view = reports.inspect("job:report");
         assertThat(view.state()).isEqualTo(State.KEPT);
@@ -160,7 +160,7 @@ class HolderViewTest {
 
     @Test
     void whatAnotherClientWroteNamesNobody() {
-        RedisLockClient reports = client("reports");
+        TestRedisClient reports = client("reports");
         String id = LockTokens.randomId();
         // An entry planted for an id in some other form than ours, and one with a line too many.
         redis.command("SET", entryKey(id), "redis-lock-instance/1\nevil\nx\nhost\n1\nmore");
@@ -186,7 +186,7 @@ class HolderViewTest {
 
     @Test
     void aNameTheLockRefusesIsRefusedBeforeAnythingIsRead() {
-        RedisLockClient reports = client("reports");
+        TestRedisClient reports = client("reports");
         assertThatThrownBy(() -> reports.inspect("x~lock~instance:" + LockTokens.randomId()))
             .isInstanceOf(LockException.class)
             .hasMessageContaining("~lock~");
@@ -194,14 +194,14 @@ class HolderViewTest {
 
     @Test
     void theRegistryEntryIsWrittenWithATtlRefreshedAndDeletedWhenTheInstanceStops() {
-        RedisLockClient orders = client("orders");
+        TestRedisClient orders = client("orders");
         awaitEntry(orders);
-        long pttl = (Long) redis.command("PTTL", entryKey(orders.tokenId()));
+        long pttl = (Long) redis.command("PTTL", entryKey(orders.ownerId()));
         assertThat(pttl).isPositive().isLessThanOrEqualTo(TTL.toMillis());
         assertThat(InstanceRegistry.parse((String) redis.command("GET", entryKey(orders.clientId()))))
             .isEqualTo(new InstanceInfo("orders", "orders-1", "host-orders", 4242));
-        orders.stop();
-        assertThat(redis.command("EXISTS", entryKey(orders.tokenId()))).isEqualTo(0L);
+        orders.store().stop();
+        assertThat(redis.command("EXISTS", entryKey(orders.ownerId()))).isEqualTo(0L);
         assertThat(redis.command("EXISTS", entryKey(orders.clientId()))).isEqualTo(0L);
     }
 
@@ -228,8 +228,8 @@ class HolderViewTest {
         assertThat(view.registry().resolve(id)).isNull();
     }
 
-    private static void awaitEntry(RedisLockClient client) {
+    private static void awaitEntry(TestRedisClient client) {
         await().atMost(Duration.ofSeconds(5))
-            .until(() -> redis.command("EXISTS", entryKey(client.tokenId())).equals(1L));
+            .until(() -> redis.command("EXISTS", entryKey(client.ownerId())).equals(1L));
     }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockValues;
+import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.support.TestConnections;
 import io.github.redislock.support.TestConnections.ClientLibrary;
@@ -42,7 +43,7 @@ class NotifiedWaitingTest {
 
     private final List<RedisConnectionFactory> factories = new ArrayList<>();
 
-    private final List<RedisLockClient> clients = new ArrayList<>();
+    private final List<TestRedisClient> clients = new ArrayList<>();
 
     @BeforeEach
     void startRedis() {
@@ -51,34 +52,39 @@ class NotifiedWaitingTest {
 
     @AfterEach
     void stopRedis() {
-        this.clients.forEach(RedisLockClient::close);
+        this.clients.forEach(TestRedisClient::close);
         this.factories.forEach(TestConnections::destroy);
         this.redis.close();
     }
 
-    private RedisLockClient client() {
-        RedisConnectionFactory factory = this.library.connect(this.redis, Duration.ofSeconds(5));
-        this.factories.add(factory);
-        RedisLockClient client = new RedisLockClient(factory, "", Duration.ofSeconds(30), LockLossListener.NONE, null);
+    private TestRedisClient client() {
         // Timed retries happen only when the holder's lease would run out: on a loaded machine the default
         // one-second safety retry could otherwise be mistaken for a notification, or add attempts.
-        client.waiting().maxUnnotifiedWait(Duration.ofSeconds(60));
+        return client(Duration.ofSeconds(60));
+    }
+
+    /** A client whose first waiters look at Redis unasked at least this often. */
+    private TestRedisClient client(Duration maxUnnotifiedWait) {
+        RedisConnectionFactory factory = this.library.connect(this.redis, Duration.ofSeconds(5));
+        this.factories.add(factory);
+        TestRedisClient client = TestRedisClient.of(factory, "", Duration.ofSeconds(30), LockLossListener.NONE, null,
+                maxUnnotifiedWait);
         // A turn's local hand-overs are bounded by count and by time (50 ms by default). These tests count them,
         // one per waiter with the test's checks in between, which on a loaded machine can outlast 50 ms: the
         // turn would end early and add a hand-off in Redis. Bounded by count only here.
-        client.setLocalHandoverTimeLimit(Duration.ofMinutes(1));
+        client.store().setLocalHandoverTimeLimit(Duration.ofMinutes(1));
         this.clients.add(client);
         return client;
     }
 
     /** Starts a thread that waits up to 20 s for the key; its handle goes to the list, its time to the future. */
-    static Thread waiterThread(RedisLockClient client, String key, CompletableFuture<Long> acquiredAt,
+    static Thread waiterThread(LockEngine client, String key, CompletableFuture<Long> acquiredAt,
             List<LockHandle> handles) {
         return waiterThread(client, key, acquiredAt, handles, false);
     }
 
     /** A thread that takes the key with a long wait, with a renewed or a fixed 30 s lease. */
-    static Thread waiterThread(RedisLockClient client, String key, CompletableFuture<Long> acquiredAt,
+    static Thread waiterThread(LockEngine client, String key, CompletableFuture<Long> acquiredAt,
             List<LockHandle> handles, boolean renewed) {
         Thread thread = new Thread(() -> {
             try {
@@ -99,8 +105,8 @@ class NotifiedWaitingTest {
 
     @Test
     void releaseWakesTheWaiterAtOnceRatherThanAtItsTimedRetry() throws Exception {
-        RedisLockClient holderClient = client();
-        RedisLockClient waiterClient = client();
+        TestRedisClient holderClient = client();
+        TestRedisClient waiterClient = client();
         LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         CompletableFuture<Long> acquiredAt = new CompletableFuture<>();
         List<LockHandle> handles = new ArrayList<>();
@@ -116,8 +122,8 @@ class NotifiedWaitingTest {
 
     @Test
     void releasesHandTheLockOnInTurnWithoutAnyFailedAttempt() throws Exception {
-        RedisLockClient waiterClient = subscribed(client());
-        waiterClient.setLocalHandoverLimit(0);
+        TestRedisClient waiterClient = subscribed(client());
+        waiterClient.store().setLocalHandoverLimit(0);
         List<LockHandle> inTurn = eightWaitersInTurn(waiterClient, true);
         // Nine releases, each handing the lock on or deleting it, and eight take-overs, one per hand-off, each
         // confirmed by Redis: nobody woke to find the lock taken.
@@ -127,7 +133,7 @@ class NotifiedWaitingTest {
 
     @Test
     void threadsOfOneApplicationPassTheLockOnAmongThemselvesWithGrowingFencesAndNoRedisCall() throws Exception {
-        RedisLockClient waiterClient = subscribed(client());
+        TestRedisClient waiterClient = subscribed(client());
         List<LockHandle> inTurn = eightWaitersInTurn(waiterClient, true);
         // The holder's release hands the lock to the application, its first thread takes it over, seven local
         // hand-overs (same renewed lease, no extension needed), and the last thread's release: 3 scripts.
@@ -141,8 +147,8 @@ class NotifiedWaitingTest {
 
     @Test
     void aLocalHandOverRunStopsAtItsLimitAndTheNextHolderCountsOnFromTheLastFence() throws Exception {
-        RedisLockClient waiterClient = subscribed(client());
-        waiterClient.setLocalHandoverLimit(3);
+        TestRedisClient waiterClient = subscribed(client());
+        waiterClient.store().setLocalHandoverLimit(3);
         List<LockHandle> inTurn = eightWaitersInTurn(waiterClient, true);
         // Runs of 1 + 3 holders per tenure in Redis: the fourth release goes to Redis and hands the lock back to
         // the application (the only one queued), whose next thread takes it over under a token of its own.
@@ -157,7 +163,7 @@ class NotifiedWaitingTest {
 
     @Test
     void aLockWithAFixedLeaseIsExtendedToTheNextHoldersFullLeaseWhenPassedOn() throws Exception {
-        RedisLockClient waiterClient = subscribed(client());
+        TestRedisClient waiterClient = subscribed(client());
         List<LockHandle> inTurn = eightWaitersInTurn(waiterClient, false);
         // As above, plus one compare-and-extend per local hand-over: each holder gets its full fixed lease.
         assertThat(scriptCalls()).as((String) this.redis.command("INFO", "commandstats")).isEqualTo(3 + 7);
@@ -170,11 +176,11 @@ class NotifiedWaitingTest {
         List<String> lost = java.util.Collections.synchronizedList(new ArrayList<>());
         RedisConnectionFactory factory = this.library.connect(this.redis, Duration.ofSeconds(5));
         this.factories.add(factory);
-        RedisLockClient waiterClient = new RedisLockClient(factory, "", Duration.ofSeconds(30),
+        TestRedisClient waiterClient = TestRedisClient.of(factory, "", Duration.ofSeconds(30),
                 (key, token, fence, detection) -> lost.add(key + " " + fence + " " + detection), null);
         // The first waiter's release must pass the lock on here, however long the test's steps in between take
         // on a loaded machine (past the default 50 ms the turn ends and the release goes to Redis instead).
-        waiterClient.setLocalHandoverTimeLimit(Duration.ofMinutes(1));
+        waiterClient.store().setLocalHandoverTimeLimit(Duration.ofMinutes(1));
         this.clients.add(waiterClient);
         LockHandle other = acquire(client(), List.of("hot"), 0, 30_000);
         List<LockHandle> handles = new ArrayList<>();
@@ -215,7 +221,7 @@ class NotifiedWaitingTest {
      * have not and releases in turn. Script calls are counted from the holder's release.
      * @return the waiters' handles in the order they got in, all closed
      */
-    private List<LockHandle> eightWaitersInTurn(RedisLockClient waiterClient, boolean renewed) throws Exception {
+    private List<LockHandle> eightWaitersInTurn(TestRedisClient waiterClient, boolean renewed) throws Exception {
         LockHandle holder = acquire(client(), List.of("hot"), 0, 30_000);
         List<CompletableFuture<Long>> acquired = new ArrayList<>();
         List<LockHandle> handles = new ArrayList<>();
@@ -249,8 +255,8 @@ class NotifiedWaitingTest {
 
     @Test
     void oneSubscriptionPerClientWhateverTheKeys() throws Exception {
-        RedisLockClient holderClient = client();
-        RedisLockClient waiterClient = client();
+        TestRedisClient holderClient = client();
+        TestRedisClient waiterClient = client();
         List<LockHandle> holders = new ArrayList<>();
         List<CompletableFuture<Long>> acquired = new ArrayList<>();
         List<LockHandle> handles = new ArrayList<>();
@@ -272,13 +278,13 @@ class NotifiedWaitingTest {
 
     @Test
     void aClientWhoseWaitersGaveUpLeavesTheQueueAndPassesOnALockHandedToItMeanwhile() throws Exception {
-        RedisLockClient holderClient = client();
-        RedisLockClient impatientClient = client();
+        TestRedisClient holderClient = client();
+        TestRedisClient impatientClient = client();
         // Subscribed before it waits: otherwise the confirmation of its subscription, coming late on a loaded
         // machine, makes its waiter look at Redis, which may take the hand-off over before its message arrives;
         // the message, late, then finds nobody waiting and takes the client out of the queue while it holds the
         // lock (safe: it passes on only a hand-off that is still its own), and this test is about the message.
-        RedisLockClient patientClient = subscribed(client());
+        TestRedisClient patientClient = subscribed(client());
         LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         // First in the queue, then gives up: its entry goes at once.
         assertThat(acquire(impatientClient, List.of("hot"), TimeUnit.MILLISECONDS.toNanos(200), 30_000)).isNull();
@@ -306,8 +312,8 @@ class NotifiedWaitingTest {
 
     @Test
     void aHandOffIsTakenOverOnlyAsRedisConfirmsItWithALeaseCountedFromThen() throws Exception {
-        RedisLockClient holderClient = client();
-        RedisLockClient waiterClient = subscribed(client());
+        TestRedisClient holderClient = client();
+        TestRedisClient waiterClient = subscribed(client());
         LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         CompletableFuture<Long> acquired = new CompletableFuture<>();
         List<LockHandle> handles = new ArrayList<>();
@@ -331,7 +337,7 @@ class NotifiedWaitingTest {
 
     @Test
     void aHandOffThatExpiredBeforeItsTakeOverIsNotUsed() throws Exception {
-        RedisLockClient waiterClient = subscribed(client());
+        TestRedisClient waiterClient = subscribed(client());
         this.redis.command("SET", "hot", "someone:1", "PX", "30000");
         CompletableFuture<Long> acquired = new CompletableFuture<>();
         List<LockHandle> handles = new ArrayList<>();
@@ -351,8 +357,8 @@ class NotifiedWaitingTest {
 
     @Test
     void twoWaitingThreadsOfOneApplicationTakeAHandOffOverOneAtATime() throws Exception {
-        RedisLockClient holderClient = client();
-        RedisLockClient waiterClient = client();
+        TestRedisClient holderClient = client();
+        TestRedisClient waiterClient = client();
         LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         List<CompletableFuture<Long>> acquired = List.of(new CompletableFuture<>(), new CompletableFuture<>());
         List<LockHandle> handles = new ArrayList<>();
@@ -375,8 +381,7 @@ class NotifiedWaitingTest {
 
     @Test
     void aKeyWithoutExpiryIsLookedAtOnTheTimedRetryNotInABusyLoop() {
-        RedisLockClient waiterClient = client();
-        waiterClient.waiting().maxUnnotifiedWait(Duration.ofMillis(200));
+        TestRedisClient waiterClient = client(Duration.ofMillis(200));
         // Someone else's lock without a lease (a plain SET, no PX): PTTL says -1.
         this.redis.command("SET", "hot", "someone-else");
         this.redis.command("CONFIG", "RESETSTAT");
@@ -387,7 +392,7 @@ class NotifiedWaitingTest {
 
     @Test
     void aQueuedClientThatStoppedRefreshingIsSkipped() {
-        RedisLockClient holderClient = client();
+        TestRedisClient holderClient = client();
         LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         // A client that queued and then vanished: its entry expired a second ago.
         long expired = System.currentTimeMillis() - 1_000;
@@ -402,8 +407,8 @@ class NotifiedWaitingTest {
 
     @Test
     void expiryPublishesNothingSoTheWaiterRetriesWhenTheLeaseRunsOut() throws Exception {
-        RedisLockClient holderClient = client();
-        RedisLockClient waiterClient = client();
+        TestRedisClient holderClient = client();
+        TestRedisClient waiterClient = client();
         acquire(holderClient, List.of("hot"), 0, 300); // never released: it expires
         long start = System.nanoTime();
         LockHandle handle = acquire(waiterClient, List.of("hot"), LONG_WAIT, 30_000);
@@ -415,9 +420,8 @@ class NotifiedWaitingTest {
 
     @Test
     void droppedSubscriptionFallsBackToTimedRetriesAndResubscribes() throws Exception {
-        RedisLockClient holderClient = client();
-        RedisLockClient waiterClient = client();
-        waiterClient.waiting().maxUnnotifiedWait(Duration.ofMillis(500));
+        TestRedisClient holderClient = client();
+        TestRedisClient waiterClient = client(Duration.ofMillis(500));
         LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         CompletableFuture<Long> first = new CompletableFuture<>();
         List<LockHandle> handles = new ArrayList<>();
@@ -444,8 +448,8 @@ class NotifiedWaitingTest {
 
     @Test
     void aSubscriptionTheServerDroppedComesBackAndWakesWaitersAgain() throws Exception {
-        RedisLockClient holderClient = client();
-        RedisLockClient waiterClient = client();
+        TestRedisClient holderClient = client();
+        TestRedisClient waiterClient = client();
         LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         CompletableFuture<Long> acquired = new CompletableFuture<>();
         List<LockHandle> handles = new ArrayList<>();
@@ -466,8 +470,8 @@ class NotifiedWaitingTest {
 
     @Test
     void closingAClientWithAnActiveSubscriptionIsQuickAndUnsubscribes() throws Exception {
-        RedisLockClient holderClient = client();
-        RedisLockClient waiterClient = client();
+        TestRedisClient holderClient = client();
+        TestRedisClient waiterClient = client();
         LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         assertThat(acquire(waiterClient, List.of("hot"), TimeUnit.MILLISECONDS.toNanos(100), 30_000)).isNull();
         String channel = awaitSubscribed(waiterClient);
@@ -483,7 +487,7 @@ class NotifiedWaitingTest {
      * Makes the client subscribe to its hand-off channel before the test's own scenario starts, so that the
      * look at Redis that follows the subscription's confirmation cannot interleave with it.
      */
-    private RedisLockClient subscribed(RedisLockClient client) {
+    private TestRedisClient subscribed(TestRedisClient client) {
         this.redis.command("SET", "subscribe-first", "someone:1", "PX", "30000");
         assertThat(acquire(client, List.of("subscribe-first"), TimeUnit.MILLISECONDS.toNanos(10), 30_000)).isNull();
         awaitSubscribed(client);
@@ -496,7 +500,7 @@ class NotifiedWaitingTest {
      * in the background after the first waiter joined.
      * @return the channel
      */
-    private String awaitSubscribed(RedisLockClient client) {
+    private String awaitSubscribed(TestRedisClient client) {
         String channel = KeySlots.handoffChannelPrefix("", "any", false) + client.clientId();
         await("the hand-off subscription").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
                 .until(() -> listOf(this.redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(1L));

@@ -2,6 +2,7 @@ package io.github.redislock.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
 
 import org.jspecify.annotations.Nullable;
 
@@ -9,22 +10,43 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
 import io.github.redislock.LockValues;
+import io.github.redislock.engine.LockEngine;
+import io.github.redislock.engine.LockTokens;
 import io.github.redislock.testsupport.RedisServer;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.awaitility.Awaitility.await;
 
 final class RedisLockClientTestSupport {
 
+    /** Runs the delayed second release of an abandoned attempt, for protocols made here; one for the test run. */
+    private static final ScheduledExecutorService PROTOCOL_SCHEDULER = ConnectionKind.newScheduler();
+
     private RedisLockClientTestSupport() {
     }
 
+    /**
+     * The scripts' Java side over the connection factory, apart from any store (with a random client id of its
+     * own): for tests that call the scripts themselves.
+     */
+    static LockProtocol protocol(RedisConnectionFactory connectionFactory) {
+        LockCommands commands = ConnectionKind.commandsFor(connectionFactory);
+        HandoffChannel channel = new HandoffChannel(connectionFactory, commands,
+                ConnectionKind.isCluster(connectionFactory), ConnectionKind.isLettuce(connectionFactory), "",
+                LockTokens.randomId(), PROTOCOL_SCHEDULER, (key) -> {
+                }, (keys) -> {
+                });
+        return new RedisLockProtocol(commands, channel, PROTOCOL_SCHEDULER);
+    }
+
     /** Takes the keys with a fixed lease; {@code null} when they stayed taken for the whole wait. */
-    static @Nullable LockHandle acquire(RedisLockClient client, List<String> keys, long waitNanos, long leaseMillis) {
+    static @Nullable LockHandle acquire(LockEngine client, List<String> keys, long waitNanos, long leaseMillis) {
         return acquire(client, keys, waitNanos, leaseMillis, false);
     }
 
     /** Takes the keys, renewed or with a fixed lease; {@code null} when they stayed taken for the whole wait. */
-    static @Nullable LockHandle acquire(RedisLockClient client, List<String> keys, long waitNanos, long leaseMillis,
+    static @Nullable LockHandle acquire(LockEngine client, List<String> keys, long waitNanos, long leaseMillis,
             boolean renew) {
         try {
             return client.acquire(LockRequest.of(keys, Duration.ofNanos(waitNanos),

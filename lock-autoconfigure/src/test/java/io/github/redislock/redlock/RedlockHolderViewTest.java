@@ -14,6 +14,7 @@ import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockInspection.Holder;
 import io.github.redislock.engine.LockInspection.State;
+import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.support.RedlockMasters;
 import io.github.redislock.testsupport.RedisServer;
@@ -34,23 +35,25 @@ class RedlockHolderViewTest {
 
     private List<RedisConnectionFactory> factories = List.of();
 
-    private final List<RedlockClient> clients = new ArrayList<>();
+    private final List<LockEngine> clients = new ArrayList<>();
 
     @AfterEach
     void closeClients() {
         // Before the extension destroys the factories.
-        this.clients.forEach(RedlockClient::close);
+        this.clients.forEach(LockEngine::close);
     }
 
-    private RedlockClient client(String application) {
+    private LockEngine client(String application) {
         if (this.factories.isEmpty()) {
             this.factories = masters.connect(Duration.ofSeconds(2));
         }
-        RedlockClient client = new RedlockClient(this.factories, "rl:", Duration.ofSeconds(30), LockLossListener.NONE);
+        RedlockStore store = new RedlockStore(this.factories, "rl:");
+        // A long TTL: refreshed every 200 s, never in the middle of a test that forges entries.
+        store.setInstanceTtl(Duration.ofMinutes(10));
+        LockEngine client = new LockEngine(store, Duration.ofSeconds(30), LockLossListener.NONE);
         this.clients.add(client);
         if (application != null) {
-            // A long TTL: refreshed every 200 s, never in the middle of a test that forges entries.
-            client.publishInstance(new InstanceInfo(application, application + "-1", "host", 7), Duration.ofMinutes(10));
+            client.publishInstance(new InstanceInfo(application, application + "-1", "host", 7));
         }
         return client;
     }
@@ -70,8 +73,8 @@ class RedlockHolderViewTest {
 
     @Test
     void aKeyHeldOnAMajorityNamesItsHolderEvenWithOneNodeDown() {
-        RedlockClient orders = client("orders");
-        RedlockClient reports = client("reports");
+        LockEngine orders = client("orders");
+        LockEngine reports = client("reports");
         awaitEntries(2);
         try (LockHandle held = orders.acquire(LockRequest.of("job:report", Duration.ZERO, null))) {
             masters.get(2).pause();
@@ -89,7 +92,7 @@ class RedlockHolderViewTest {
 
     @Test
     void aValueOnOneNodeOnlyIsNotTheAnswer() {
-        RedlockClient reports = client("reports");
+        LockEngine reports = client("reports");
         masters.get(0).command("SET", "rl:job:report", "someone:5");
         assertThat(reports.inspect("job:report").state()).isEqualTo(State.FREE);
         masters.get(1).command("SET", "rl:job:report", "someone-else:6");
@@ -100,8 +103,8 @@ class RedlockHolderViewTest {
 
     @Test
     void aRegistryEntryIsBelievedOnlyOnAMajority() {
-        RedlockClient orders = client("orders");
-        RedlockClient reports = client("reports");
+        LockEngine orders = client("orders");
+        LockEngine reports = client("reports");
         awaitEntries(2);
         try (LockHandle held = orders.acquire(LockRequest.of("job:report", Duration.ZERO, null))) {
             forEachEntry(masters.get(0), (key) -> masters.get(0).command("SET", key,
@@ -114,7 +117,7 @@ class RedlockHolderViewTest {
 
     @Test
     void closingAClientDeletesItsEntriesOnEveryNode() {
-        RedlockClient orders = client("orders");
+        LockEngine orders = client("orders");
         awaitEntries(1);
         orders.close();
         for (RedisServer master : masters.all()) {

@@ -1,6 +1,8 @@
 package io.github.redislock.support;
 
+import io.github.redislock.autoconfigure.LockEngineAutoConfiguration;
 import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
+import io.github.redislock.autoconfigure.RedisLockStoreAutoConfiguration;
 import io.github.redislock.autoconfigure.RedlockAutoConfiguration;
 import io.github.redislock.testsupport.RedisServer;
 import io.github.redislock.testsupport.RedisServerExtension;
@@ -24,7 +26,8 @@ public final class LockContexts {
     public static ApplicationContextRunner runner(RedisServer redis) {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(BootAutoConfigurations.redis(), AopAutoConfiguration.class,
-                        RedisLockAutoConfiguration.class, RedlockAutoConfiguration.class))
+                        RedisLockAutoConfiguration.class, LockEngineAutoConfiguration.class,
+                        RedisLockStoreAutoConfiguration.class, RedlockAutoConfiguration.class))
                 // Jedis on the test class path brings commons-pool2, with which Boot would pool Lettuce: keep
                 // Boot's default for applications without it (one shared connection, the engine's direct path).
                 .withPropertyValues("spring.data.redis.url=" + redis.url(),

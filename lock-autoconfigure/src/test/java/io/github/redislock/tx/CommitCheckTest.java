@@ -7,7 +7,7 @@ import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockLostEvent;
 import io.github.redislock.LockLostException;
 import io.github.redislock.annotation.DistributedLock;
-import io.github.redislock.redis.RedisLockClient;
+import io.github.redislock.engine.LockEngine;
 import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -111,7 +111,7 @@ class CommitCheckTest {
     void lossAlreadyFoundByRenewalRollsBackEvenWithoutTheRedisCheck() {
         runner().withPropertyValues("redis-lock.verify-before-commit=false").run((context) -> {
             Ledger ledger = context.getBean(Ledger.class);
-            RedisLockClient client = context.getBean(RedisLockClient.class);
+            LockEngine client = context.getBean(LockEngine.class);
             assertThatThrownBy(() -> ledger.recordWithRenewedLease("renewal", () -> {
                 redis.command("DEL", key("renewal"));
                 client.renewNow();

@@ -22,9 +22,9 @@ import io.github.redislock.engine.StoreListener;
 import io.github.redislock.engine.StoreLock;
 
 /**
- * Locks kept in this JVM's memory: the store under the {@code LockEngine} of an {@link InProcessLockProvider}, so
- * that what the engine does for Redis (reentrancy, multi-key, holdAtLeast, renewal, loss, the endpoint's state)
- * it does here too. Leases are counted by this JVM's clock, as Redis counts them by its own: a lock whose lease
+ * Locks kept in this JVM's memory: the store under the {@code LockEngine} of {@link AutoConfigureInProcessLocks}
+ * (a bean) and of an {@link InProcessLockProvider}, so that what the engine does for Redis (reentrancy, multi-key,
+ * holdAtLeast, renewal, loss, the endpoint's state) it does here too. Leases are counted by this JVM's clock, as Redis counts them by its own: a lock whose lease
  * runs out unextended is free, and its holder finds it lost at its next renewal, check or release.
  * <p>
  * One {@link ReentrantLock} guards the map of {@link KeySlot}s and everything in them; nothing blocks while holding
@@ -55,7 +55,7 @@ import io.github.redislock.engine.StoreLock;
  * being FREE; a release, extension or check compares both the token and the fencing token with the key's, so an
  * old holder can never touch a later one's lock.
  */
-final class InMemoryLockStore implements LockStore {
+public final class InMemoryLockStore implements LockStore {
 
     private final String keyPrefix;
 
@@ -71,7 +71,7 @@ final class InMemoryLockStore implements LockStore {
     private boolean closed;
 
     /** @param keyPrefix put in front of every key, like {@code redis-lock.key-prefix} */
-    InMemoryLockStore(String keyPrefix) {
+    public InMemoryLockStore(String keyPrefix) {
         this.keyPrefix = keyPrefix;
     }
 
@@ -253,8 +253,9 @@ final class InMemoryLockStore implements LockStore {
     }
 
     /** Names the instance whose tokens begin with {@code ownerId}, for {@link #inspect}. */
-    void publishInstance(String ownerId, InstanceInfo instance) {
-        this.instances.put(ownerId, instance);
+    @Override
+    public void publishInstance(InstanceInfo self, String ownerId) {
+        this.instances.put(ownerId, self);
     }
 
     /**

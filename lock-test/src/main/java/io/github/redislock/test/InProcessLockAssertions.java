@@ -2,12 +2,12 @@ package io.github.redislock.test;
 
 /**
  * The assertions on in-process lock keys, for a test class path without Spring Data Redis (an application on the
- * ZooKeeper store): {@link LockAssertions#assertThatLock(InProcessLockProvider, String)} cannot be called there,
+ * ZooKeeper store): {@link LockAssertions#assertThatLock(InMemoryLockStore, String)} cannot be called there,
  * because the compiler must see its overload for Redis, whose parameter type is Spring Data Redis's, to choose
  * between the two. The same assertions, with no Redis type in sight:
  *
  * <pre>{@code
- * assertThatLock(inProcessLockProvider, "sku:7:lock").isFree();
+ * assertThatLock(inMemoryLockStore, "sku:7:lock").isFree();
  * }</pre>
  */
 public final class InProcessLockAssertions {
@@ -16,11 +16,15 @@ public final class InProcessLockAssertions {
     }
 
     /**
-     * Assertions on a lock key of the in-process provider.
-     * @param key the key with the provider's key prefix, as in Redis
+     * Assertions on a lock key of the in-process locks: the {@link InMemoryLockStore} bean of
+     * {@link AutoConfigureInProcessLocks}.
+     * @param key the key with the store's key prefix, as in Redis
      */
-    public static LockKeyAssert assertThatLock(InProcessLockProvider provider, String key) {
-        return new LockKeyAssert(key,
-                () -> provider.isKept(key) ? LockKeyAssert.KEPT : provider.isHeld(key) ? "held" : null);
+    public static LockKeyAssert assertThatLock(InMemoryLockStore store, String key) {
+        return new LockKeyAssert(key, () -> switch (store.state(key)) {
+            case KEPT -> LockKeyAssert.KEPT;
+            case HELD -> "held";
+            case FREE -> null;
+        });
     }
 }

@@ -30,12 +30,13 @@ public final class LockAssertions {
     }
 
     /**
-     * Assertions on a lock key of the in-process provider. Callable only where Spring Data Redis is on the class
-     * path, as the compiler must see the overload above: elsewhere (the ZooKeeper store), use
+     * Assertions on a lock key of the in-process locks (the {@link InMemoryLockStore} bean of
+     * {@link AutoConfigureInProcessLocks}). Callable only where Spring Data Redis is on the class path, as the
+     * compiler must see the overload above: elsewhere (the ZooKeeper store), use
      * {@link InProcessLockAssertions#assertThatLock}.
-     * @param key the key with the provider's key prefix, as in Redis
+     * @param key the key with the store's key prefix, as in Redis
      */
-    public static LockKeyAssert assertThatLock(InProcessLockProvider provider, String key) {
-        return InProcessLockAssertions.assertThatLock(provider, key);
+    public static LockKeyAssert assertThatLock(InMemoryLockStore store, String key) {
+        return InProcessLockAssertions.assertThatLock(store, key);
     }
 }

@@ -100,6 +100,7 @@ public final class ZooKeeperLockStore implements LockStore {
      * @param ownerId the random id that begins the tokens of the engine over this store
      * ({@link io.github.redislock.engine.LockEngine#ownerId})
      */
+    @Override
     public void publishInstance(InstanceInfo self, String ownerId) {
         this.instances.publish(self, ownerId);
     }

@@ -1,24 +1,18 @@
 package io.github.redislock.zookeeper.autoconfigure;
 
-import java.time.Instant;
 import java.util.Objects;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 
-import io.github.redislock.LockLostEvent;
 import io.github.redislock.LockProvider;
-import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
-import io.github.redislock.autoconfigure.RedisLockProperties;
+import io.github.redislock.autoconfigure.LockEngineAutoConfiguration;
+import io.github.redislock.autoconfigure.RedisLockStoreAutoConfiguration;
 import io.github.redislock.autoconfigure.RedlockAutoConfiguration;
-import io.github.redislock.engine.InstanceInfo;
-import io.github.redislock.engine.LockEngine;
+import io.github.redislock.engine.LockStore;
 import io.github.redislock.zookeeper.ZooKeeperLockStore;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -27,33 +21,29 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
-import org.springframework.core.env.Environment;
 
 /**
  * Locks in ZooKeeper instead of Redis, with {@code redis-lock-zookeeper} on the class path and either
  * {@code redis-lock.zookeeper.connect-string} set or a {@link CuratorFramework} bean defined (as Spring Cloud
- * Zookeeper does; it is then used as it is, and must be started). Runs before the Redis auto-configurations: its
- * {@link LockEngine} over a {@link ZooKeeperLockStore} is the application's {@link LockProvider}, so the Redis
- * and Redlock engines back off and {@link RedisLockAutoConfiguration} puts the template and
- * {@code @DistributedLock} on ZooKeeper; the application needs no Redis at all. Bad settings stop the start-up
+ * Zookeeper does; it is then used as it is, and must be started). Runs before the Redis stores' auto-configurations:
+ * its {@link ZooKeeperLockStore} is the application's one {@link LockStore}, so the single-Redis and Redlock
+ * stores back off, {@link LockEngineAutoConfiguration} builds the engine over it and the template and
+ * {@code @DistributedLock} lock in ZooKeeper; the application needs no Redis at all. Bad settings stop the start-up
  * with a failure analysis; an unreachable ensemble does not (lock calls then fail with
  * {@link io.github.redislock.LockException} within the connection timeout). Backs off as a whole when the application
- * (or a test, with {@code @AutoConfigureInProcessLocks}, ordered before this) already has a {@link LockProvider}:
- * no client then connects to an ensemble whose locks nobody takes.
+ * (or a test, with {@code @AutoConfigureInProcessLocks}, ordered before this) already has a {@link LockProvider} or
+ * a {@link LockStore}: no client then connects to an ensemble whose locks nobody takes.
  */
-@AutoConfiguration(before = { RedisLockAutoConfiguration.class, RedlockAutoConfiguration.class },
-        afterName = "org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration")
+@AutoConfiguration(before = { RedlockAutoConfiguration.class, RedisLockStoreAutoConfiguration.class,
+        LockEngineAutoConfiguration.class }, afterName = "org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration")
 @ConditionalOnClass(CuratorFramework.class)
 @ConditionalOnBooleanProperty(name = "redis-lock.enabled", matchIfMissing = true)
 @Conditional(ZooKeeperLockAutoConfiguration.OnZooKeeper.class)
-@ConditionalOnMissingBean(LockProvider.class)
-@EnableConfigurationProperties({ ZooKeeperLockProperties.class, RedisLockProperties.class })
+@ConditionalOnMissingBean({ LockProvider.class, LockStore.class })
+@EnableConfigurationProperties(ZooKeeperLockProperties.class)
 public final class ZooKeeperLockAutoConfiguration {
-
-    private static final Log logger = LogFactory.getLog(ZooKeeperLockAutoConfiguration.class);
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
@@ -73,25 +63,9 @@ public final class ZooKeeperLockAutoConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
     ZooKeeperLockStore zooKeeperLockStore(CuratorFramework curatorFramework, ZooKeeperLockProperties properties) {
         String basePath = ZooKeeperSettings.basePath(properties.getBasePath());
         return new ZooKeeperLockStore(curatorFramework, basePath, properties.getConnectionTimeout());
-    }
-
-    @Bean
-    @ConditionalOnMissingBean(LockProvider.class)
-    LockEngine zooKeeperLockEngine(ZooKeeperLockStore store, RedisLockProperties properties,
-            ApplicationEventPublisher publisher, ObjectProvider<InstanceInfo> instance, Environment environment) {
-        LockEngine engine = new LockEngine(store, properties.getLeaseTime(), (key, token, fence, detection) -> publisher
-            .publishEvent(new LockLostEvent(store, key, token, fence, Instant.now(), detection)));
-        // The holder view of every application names this one through its node in the store's registry.
-        // This process as RedisLockAutoConfiguration describes it (spring.application.name), else drawn here alike.
-        store.publishInstance(instance.getIfUnique(
-                () -> InstanceInfo.current(environment.getProperty("spring.application.name", "application"))),
-                engine.ownerId());
-        logger.info("redis-lock: locks are kept in " + engine.describe());
-        return engine;
     }
 
     /** {@code redis-lock.zookeeper.connect-string} is set, or the application has a {@link CuratorFramework}. */

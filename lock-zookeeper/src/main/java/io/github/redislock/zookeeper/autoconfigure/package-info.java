@@ -1,6 +1,7 @@
 /**
- * Auto-configuration of the ZooKeeper lock store: the Curator client (unless the application has one), the store,
- * the lock engine over it, and the failure analysis of bad ZooKeeper settings.
+ * Auto-configuration of the ZooKeeper lock store: the Curator client (unless the application has one), the store
+ * (the library's {@code LockEngineAutoConfiguration} builds the engine over it), and the failure analysis of bad
+ * ZooKeeper settings.
  */
 @NullMarked
 package io.github.redislock.zookeeper.autoconfigure;
