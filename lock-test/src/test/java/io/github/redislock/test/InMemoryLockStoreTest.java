@@ -242,7 +242,7 @@ class InMemoryLockStoreTest {
     @Test
     void inspectionNamesThePublishedInstanceAndTheKeysState() throws Exception {
         InstanceInfo self = new InstanceInfo("orders", LockTokens.randomId(), "host", 42);
-        this.store.publishInstance(this.tokens.id(), self);
+        this.store.publishInstance(self, this.tokens.id());
         assertThat(this.store.inspect("t:k").state()).isEqualTo(LockInspection.State.FREE);
         StoreLock held = take("k", LONG_MILLIS, 0);
         LockInspection inspection = this.store.inspect("t:k");

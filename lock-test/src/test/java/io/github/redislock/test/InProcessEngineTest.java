@@ -20,6 +20,7 @@ import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
 import io.github.redislock.engine.InstanceInfo;
+import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockEngineState;
 import io.github.redislock.engine.LockInspection;
 import org.junit.jupiter.api.AfterEach;
@@ -42,7 +43,9 @@ class InProcessEngineTest {
 
     private final List<String> losses = new CopyOnWriteArrayList<>();
 
-    private final InProcessLockProvider locks = new InProcessLockProvider("app:", Duration.ofSeconds(2),
+    private final InMemoryLockStore store = new InMemoryLockStore("app:");
+
+    private final LockEngine locks = new LockEngine(this.store, Duration.ofSeconds(2),
             (key, token, fence, detection) -> this.losses.add(key + " " + fence + " " + detection));
 
     private final ExecutorService threads = Executors.newCachedThreadPool();
@@ -151,7 +154,7 @@ class InProcessEngineTest {
     @Test
     void aCheckFindsALockWhoseLeaseRanOutLost() {
         LockHandle handle = this.locks.acquire(LockRequest.of("job", Duration.ZERO, Duration.ofMillis(30)));
-        await().until(() -> !this.locks.isHeld("app:job"));
+        await().until(() -> this.store.state("app:job") == KeySlot.State.FREE);
         assertThat(handle.verifyHeld()).isFalse();
         assertThat(this.losses).containsExactly("app:job " + handle.fencingToken() + " "
                 + LockLossDetection.COMMIT_CHECK);
@@ -215,7 +218,7 @@ class InProcessEngineTest {
             assertThat(key.key()).isEqualTo("app:job");
             assertThat(key.fencingToken()).isEqualTo(outer.fencingToken());
         });
-        assertThat(this.locks.isKept("app:job")).isTrue();
+        assertThat(this.store.state("app:job")).isEqualTo(KeySlot.State.KEPT);
     }
 
     @Test
@@ -241,7 +244,7 @@ class InProcessEngineTest {
 
     private void assertNothingLocked(List<String> names) {
         for (String name : names) {
-            assertThat(this.locks.isHeld("app:" + name)).as(name).isFalse();
+            assertThat(this.store.state("app:" + name)).as(name).isEqualTo(KeySlot.State.FREE);
         }
         assertThat(this.locks.state().waiting()).isEmpty();
     }

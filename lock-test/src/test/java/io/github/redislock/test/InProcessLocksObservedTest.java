@@ -15,6 +15,7 @@ import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockLostEvent;
 import io.github.redislock.LockRequest;
 import io.github.redislock.actuate.RedisLocksEndpoint;
+import io.github.redislock.autoconfigure.LockEngineAutoConfiguration;
 import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
 import io.github.redislock.autoconfigure.RedisLockMetricsAutoConfiguration;
 import io.github.redislock.autoconfigure.RedisLocksEndpointAutoConfiguration;
@@ -44,7 +45,8 @@ class InProcessLocksObservedTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, RedisLockAutoConfiguration.class,
-                InProcessLockAutoConfiguration.class, RedisLocksEndpointAutoConfiguration.class,
+                LockEngineAutoConfiguration.class, InProcessLockAutoConfiguration.class,
+                RedisLocksEndpointAutoConfiguration.class,
                 RedisLockMetricsAutoConfiguration.class))
         .withBean(ObservationRegistry.class, () -> this.observations)
         .withBean(MeterRegistry.class, () -> this.meters)
@@ -79,7 +81,7 @@ class InProcessLocksObservedTest {
     void theMetersCountHeldKeysAndLossesAndTheTemplateIsObserved() {
         this.runner.run((context) -> {
             context.getBean(RedisLockMetrics.class).bindTo(this.meters);
-            InProcessLockProvider locks = context.getBean(InProcessLockProvider.class);
+            InMemoryLockStore locks = context.getBean(InMemoryLockStore.class);
             DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
             template.run("report", Duration.ZERO, null,
                     () -> assertThat(this.meters.get("redis.lock.held").gauge().value()).isEqualTo(1));
@@ -90,7 +92,7 @@ class InProcessLocksObservedTest {
 
             // A fixed lease that runs out before its work ends: lost at the release, as on Redis.
             LockHandle late = template.acquire(LockRequest.of("late", Duration.ZERO, Duration.ofMillis(30)));
-            await().until(() -> !locks.isHeld("shop:late"));
+            await().until(() -> locks.state("shop:late") == KeySlot.State.FREE);
             late.close();
             assertThat(this.lost).singleElement().satisfies((event) -> {
                 assertThat(event.getKey()).isEqualTo("shop:late");

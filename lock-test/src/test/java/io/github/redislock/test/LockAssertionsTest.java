@@ -34,7 +34,6 @@ class LockAssertionsTest {
         this.connectionFactory.afterPropertiesSet();
         this.connectionFactory.start();
         this.locks = new RedisLockClient(this.connectionFactory, "assert:");
-        this.locks.start();
         redis.server().flushAll();
     }
 

@@ -18,10 +18,11 @@ import io.github.redislock.LockProvider;
 import io.github.redislock.LockRequest;
 import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.engine.LockEngine;
+import io.github.redislock.engine.LockStore;
 import io.github.redislock.test.AutoConfigureInProcessLocks;
 import io.github.redislock.test.AutoConfigureLockRecorder;
 import io.github.redislock.test.InProcessLockAutoConfiguration;
-import io.github.redislock.test.InProcessLockProvider;
+import io.github.redislock.test.InMemoryLockStore;
 import io.github.redislock.test.LockRecorder;
 import io.github.redislock.test.TestLocks;
 import io.github.redislock.zookeeper.autoconfigure.ZooKeeperLockAutoConfiguration;
@@ -81,12 +82,13 @@ class ZooKeeperTestArtifactTest {
     @Test
     void inProcessLocksTakeThePlaceOfZooKeeperAndNoLockNodeIsMade() throws Exception {
         try (ConfigurableApplicationContext context = start(InProcessApplication.class, "/in-process")) {
-            // The in-process provider was there first: the ZooKeeper engine backed off, not the other way round.
-            assertThat(context.getBean(LockProvider.class)).isInstanceOf(InProcessLockProvider.class);
+            // The in-process store was there first: the ZooKeeper store backed off, not the other way round.
+            assertThat(context.getBean(LockStore.class)).isInstanceOf(InMemoryLockStore.class);
+            assertThat(context.getBean(LockProvider.class)).isSameAs(context.getBean(LockEngine.class));
             // Nor does it connect a client to an ensemble whose locks nobody takes.
-            assertThat(context.getBeansOfType(LockEngine.class)).isEmpty();
+            assertThat(context.getBeansOfType(ZooKeeperLockStore.class)).isEmpty();
             assertThat(context.getBeansOfType(CuratorFramework.class)).isEmpty();
-            InProcessLockProvider provider = context.getBean(InProcessLockProvider.class);
+            InMemoryLockStore provider = context.getBean(InMemoryLockStore.class);
             Sku sku = context.getBean(Sku.class);
 
             String key = sku.buy("sku/1", () -> {
@@ -109,6 +111,7 @@ class ZooKeeperTestArtifactTest {
     void theRecorderRecordsTheZooKeeperEnginesLocksAsTheyWereTaken() throws Exception {
         try (ConfigurableApplicationContext context = start(RecordedApplication.class, "/recorded")) {
             assertThat(context.getBean(LockProvider.class)).isInstanceOf(LockEngine.class);
+            assertThat(context.getBean(LockStore.class)).isInstanceOf(ZooKeeperLockStore.class);
             LockRecorder recorder = context.getBean(LockRecorder.class);
             Sku sku = context.getBean(Sku.class);
             List<Long> czxids = new ArrayList<>();

@@ -1,6 +1,8 @@
 package io.github.redislock.zookeeper.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -9,16 +11,31 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
 import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
+import io.github.redislock.LockLossDetection;
+import io.github.redislock.LockLostEvent;
 import io.github.redislock.LockProvider;
 import io.github.redislock.LockRequest;
+import io.github.redislock.actuate.RedisLocksEndpoint;
+import io.github.redislock.actuate.RedisLocksEndpoint.HeldLockDescriptor;
 import io.github.redislock.aop.DistributedLockAdvisor;
+import io.github.redislock.autoconfigure.LockEngineAutoConfiguration;
 import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
 import io.github.redislock.autoconfigure.RedisLockGuardAutoConfiguration;
+import io.github.redislock.autoconfigure.RedisLockMetricsAutoConfiguration;
+import io.github.redislock.autoconfigure.RedisLockStoreAutoConfiguration;
+import io.github.redislock.autoconfigure.RedisLocksEndpointAutoConfiguration;
 import io.github.redislock.autoconfigure.RedlockAutoConfiguration;
+import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockEngine;
+import io.github.redislock.engine.LockInspection;
+import io.github.redislock.engine.LockStore;
+import io.github.redislock.metrics.RedisLockMetrics;
 import io.github.redislock.zookeeper.ZooKeeperLockStore;
 import io.github.redislock.zookeeper.ZooKeeperServer;
 
@@ -27,6 +44,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.util.ClassUtils;
@@ -34,6 +52,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /** Each condition of the ZooKeeper auto-configuration both ways, with no Redis on the class path. */
 @ExtendWith(OutputCaptureExtension.class)
@@ -43,6 +62,7 @@ class ZooKeeperLockAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(ZooKeeperLockAutoConfiguration.class, RedlockAutoConfiguration.class,
+                RedisLockStoreAutoConfiguration.class, LockEngineAutoConfiguration.class,
                 RedisLockAutoConfiguration.class, RedisLockGuardAutoConfiguration.class));
 
     @BeforeAll
@@ -68,7 +88,8 @@ class ZooKeeperLockAutoConfigurationTest {
             .run((context) -> {
                 assertThat(context).hasNotFailed();
                 assertThat(context).hasSingleBean(CuratorFramework.class).hasSingleBean(ZooKeeperLockStore.class);
-                assertThat(context.getBean(LockProvider.class)).isInstanceOf(LockEngine.class);
+                assertThat(context).hasSingleBean(LockStore.class).hasSingleBean(LockEngine.class);
+                assertThat(context.getBean(LockProvider.class)).isSameAs(context.getBean(LockEngine.class));
                 assertThat(context).hasSingleBean(DistributedLockTemplate.class)
                     .hasSingleBean(DistributedLockAdvisor.class);
                 DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
@@ -121,7 +142,82 @@ class ZooKeeperLockAutoConfigurationTest {
             .run((context) -> {
                 assertThat(context.getBean(LockProvider.class)).isSameAs(context.getBean("ownProvider"));
                 // The store backs off as a whole: no client connects to an ensemble whose locks nobody takes.
-                assertThat(context).doesNotHaveBean(CuratorFramework.class).doesNotHaveBean(ZooKeeperLockStore.class);
+                assertThat(context).doesNotHaveBean(CuratorFramework.class).doesNotHaveBean(ZooKeeperLockStore.class)
+                    .doesNotHaveBean(LockEngine.class);
+            });
+    }
+
+    @Test
+    void anApplicationsOwnLockStoreWinsAndTheEngineRunsOverIt() {
+        this.runner.withUserConfiguration(OwnStore.class)
+            .withPropertyValues("redis-lock.zookeeper.connect-string=" + server.connectString())
+            .run((context) -> {
+                // The ZooKeeper auto-configuration backs off as a whole; the engine is built over the own store.
+                assertThat(context).hasSingleBean(LockStore.class).hasBean("ownStore").hasSingleBean(LockEngine.class);
+                DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+                try (LockHandle lock = template.acquire(LockRequest.of("a", Duration.ZERO, null))) {
+                    assertThat(lock.key()).isEqualTo("/own/a");
+                }
+            });
+    }
+
+    @Test
+    void aLockFoundLostIsPublishedWithTheEngineAsItsSource() {
+        this.runner.withBean(LostEvents.class)
+            .withPropertyValues("redis-lock.zookeeper.connect-string=" + server.connectString())
+            .run((context) -> {
+                CuratorFramework client = context.getBean(CuratorFramework.class);
+                try (LockHandle lock = context.getBean(DistributedLockTemplate.class)
+                    .acquire(LockRequest.of("lost", Duration.ZERO, null))) {
+                    // Its node deleted behind its back, as an operator or a session's end would.
+                    for (String node : client.getChildren().forPath("/redis-lock/lost")) {
+                        client.delete().forPath("/redis-lock/lost/" + node);
+                    }
+                    assertThat(lock.verifyHeld()).isFalse();
+                }
+                assertThat(context.getBean(LostEvents.class).events).singleElement().satisfies((event) -> {
+                    assertThat(event.getSource()).isSameAs(context.getBean(LockEngine.class));
+                    assertThat(event.getKey()).isEqualTo("/redis-lock/lost");
+                    assertThat(event.getDetection()).isEqualTo(LockLossDetection.COMMIT_CHECK);
+                });
+            });
+    }
+
+    @Test
+    void theApplicationsInstanceInfoNamesTheHolder() {
+        InstanceInfo billing = new InstanceInfo("billing", "billing-7", "host-b", 7);
+        this.runner.withBean(InstanceInfo.class, () -> billing)
+            .withPropertyValues("redis-lock.zookeeper.connect-string=" + server.connectString())
+            .run((context) -> {
+                assertThat(context).hasSingleBean(InstanceInfo.class);
+                LockEngine engine = context.getBean(LockEngine.class);
+                try (LockHandle lock = context.getBean(DistributedLockTemplate.class)
+                    .acquire(LockRequest.of("named", Duration.ZERO, null))) {
+                    // The registry node is written once the session is there.
+                    await().atMost(Duration.ofSeconds(10)).until(() -> engine.inspect("named").holder().known());
+                    assertThat(engine.inspect("named").holder()).isEqualTo(LockInspection.Holder.of(billing));
+                }
+            });
+    }
+
+    @Test
+    void theEndpointAndTheMetersShowTheZooKeeperEnginesLocks() {
+        this.runner
+            .withConfiguration(AutoConfigurations.of(RedisLocksEndpointAutoConfiguration.class,
+                    RedisLockMetricsAutoConfiguration.class))
+            .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+            .withPropertyValues("redis-lock.zookeeper.connect-string=" + server.connectString(),
+                    "management.endpoints.web.exposure.include=redislocks",
+                    "management.endpoint.redislocks.show-keys=always")
+            .run((context) -> {
+                MeterRegistry meters = context.getBean(MeterRegistry.class);
+                context.getBean(RedisLockMetrics.class).bindTo(meters);
+                try (LockHandle lock = context.getBean(DistributedLockTemplate.class)
+                    .acquire(LockRequest.of("shown", Duration.ZERO, null))) {
+                    assertThat(context.getBean(RedisLocksEndpoint.class).locks().held())
+                        .extracting(HeldLockDescriptor::key).containsExactly("/redis-lock/shown");
+                    assertThat(meters.get("redis.lock.held").gauge().value()).isEqualTo(1);
+                }
             });
     }
 
@@ -188,6 +284,33 @@ class ZooKeeperLockAutoConfigurationTest {
             CuratorFramework client = CuratorFrameworkFactory.newClient(server.connectString(), new RetryOneTime(100));
             client.start();
             return client;
+        }
+    }
+
+    /** Every {@link LockLostEvent} of the application context. */
+    static class LostEvents implements ApplicationListener<LockLostEvent> {
+
+        final List<LockLostEvent> events = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onApplicationEvent(LockLostEvent event) {
+            this.events.add(event);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnStore {
+
+        @Bean(destroyMethod = "close")
+        CuratorFramework ownStoreClient() {
+            CuratorFramework client = CuratorFrameworkFactory.newClient(server.connectString(), new RetryOneTime(100));
+            client.start();
+            return client;
+        }
+
+        @Bean
+        ZooKeeperLockStore ownStore(CuratorFramework ownStoreClient) {
+            return new ZooKeeperLockStore(ownStoreClient, "/own", Duration.ofSeconds(5));
         }
     }
 
