@@ -6,7 +6,7 @@ import io.github.redislock.LockLostEvent
 import io.github.redislock.LockLostException
 import io.github.redislock.LockNotAcquiredException
 import io.github.redislock.actuate.RedisLocksEndpoint
-import io.github.redislock.redis.RedisLockClient
+import io.github.redislock.engine.LockEngine
 import io.github.redislock.testsupport.RedisServerExtension
 import io.github.redislock.withLock
 import io.micrometer.observation.Observation
@@ -123,7 +123,7 @@ class CoroutineLockLifecycleTest {
         }
         val fence = entered.await()
         // Keys shown: the endpoint masks them unless told otherwise (management.endpoint.redislocks.show-keys).
-        val held = RedisLocksEndpoint(app.getBean(RedisLockClient::class.java), Show.ALWAYS, setOf()).locks().held()
+        val held = RedisLocksEndpoint(app.getBean(LockEngine::class.java), Show.ALWAYS, setOf()).locks().held()
         assertThat(held).singleElement().satisfies({ assertThat(it.key()).isEqualTo("report") },
             { assertThat(it.fencingToken()).isEqualTo(fence) })
         release.complete(Unit)

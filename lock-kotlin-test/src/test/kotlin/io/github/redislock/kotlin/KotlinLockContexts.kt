@@ -1,7 +1,9 @@
 package io.github.redislock.kotlin
 
 import io.github.redislock.LockHandle
+import io.github.redislock.autoconfigure.LockEngineAutoConfiguration
 import io.github.redislock.autoconfigure.RedisLockAutoConfiguration
+import io.github.redislock.autoconfigure.RedisLockStoreAutoConfiguration
 import io.github.redislock.testsupport.RedisServer
 import java.util.concurrent.atomic.AtomicInteger
 import org.assertj.core.api.Assertions.assertThat
@@ -21,7 +23,8 @@ internal object KotlinLockContexts {
 
     fun runner(redis: RedisServer): ApplicationContextRunner = ApplicationContextRunner()
         .withConfiguration(
-            AutoConfigurations.of(dataRedis, AopAutoConfiguration::class.java, RedisLockAutoConfiguration::class.java),
+            AutoConfigurations.of(dataRedis, AopAutoConfiguration::class.java, RedisLockAutoConfiguration::class.java,
+                LockEngineAutoConfiguration::class.java, RedisLockStoreAutoConfiguration::class.java),
         )
         .withPropertyValues("spring.data.redis.url=" + redis.url(), "spring.data.redis.lettuce.pool.enabled=false")
 }

@@ -6,6 +6,7 @@ import io.github.redislock.LockLossDetection
 import io.github.redislock.LockLostEvent
 import io.github.redislock.LockLostException
 import io.github.redislock.LockNotAcquiredException
+import io.github.redislock.autoconfigure.LockEngineAutoConfiguration
 import io.github.redislock.autoconfigure.RedisLockAutoConfiguration
 import io.github.redislock.withLock
 import io.github.redislock.zookeeper.autoconfigure.ZooKeeperLockAutoConfiguration
@@ -93,7 +94,8 @@ class ZooKeeperCoroutinesTest {
 
     private fun runner(): ApplicationContextRunner = ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(AopAutoConfiguration::class.java,
-            ZooKeeperLockAutoConfiguration::class.java, RedisLockAutoConfiguration::class.java))
+            ZooKeeperLockAutoConfiguration::class.java, LockEngineAutoConfiguration::class.java,
+            RedisLockAutoConfiguration::class.java))
         .withPropertyValues("redis-lock.zookeeper.connect-string=" + server.connectString,
             "redis-lock.zookeeper.base-path=$BASE_PATH", "redis-lock.zookeeper.session-timeout=4s",
             "redis-lock.zookeeper.connection-timeout=2s")

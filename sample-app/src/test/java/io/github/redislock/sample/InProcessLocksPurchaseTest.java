@@ -11,7 +11,7 @@ import io.github.redislock.sample.shop.PurchaseService;
 import io.github.redislock.sample.shop.SoldOutException;
 import io.github.redislock.test.AutoConfigureInProcessLocks;
 import io.github.redislock.test.AutoConfigureLockRecorder;
-import io.github.redislock.test.InProcessLockProvider;
+import io.github.redislock.test.InMemoryLockStore;
 import io.github.redislock.test.LockRecorder;
 import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterAll;
@@ -60,7 +60,7 @@ class InProcessLocksPurchaseTest {
     LockRecorder lockRecorder;
 
     @Autowired
-    InProcessLockProvider locks;
+    InMemoryLockStore locks;
 
     @BeforeEach
     void forgetEarlierLocks() {

@@ -1,6 +1,8 @@
 package io.github.redislock.benchmarks.clients;
 
+import io.github.redislock.autoconfigure.LockEngineAutoConfiguration;
 import io.github.redislock.autoconfigure.RedisLockAutoConfiguration;
+import io.github.redislock.autoconfigure.RedisLockStoreAutoConfiguration;
 import io.github.redislock.autoconfigure.RedlockAutoConfiguration;
 import io.github.redislock.zookeeper.autoconfigure.ZooKeeperLockAutoConfiguration;
 
@@ -58,7 +60,8 @@ public final class SpringContexts {
 
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfiguration({ DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
-            RedisLockAutoConfiguration.class, RedlockAutoConfiguration.class })
+            RedisLockAutoConfiguration.class, LockEngineAutoConfiguration.class, RedisLockStoreAutoConfiguration.class,
+            RedlockAutoConfiguration.class })
     static class LockConfig {
 
         @Bean
@@ -74,7 +77,7 @@ public final class SpringContexts {
 
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfiguration({ AopAutoConfiguration.class, ZooKeeperLockAutoConfiguration.class,
-            RedisLockAutoConfiguration.class })
+            LockEngineAutoConfiguration.class, RedisLockAutoConfiguration.class })
     static class ZooKeeperLockConfig {
     }
 
