@@ -27,9 +27,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * Redlock instead of the one Redis, when {@code redis-lock.redlock.nodes} lists masters: a {@link RedlockStore},
  * on connections built like the application's own, is the store {@link LockEngineAutoConfiguration} builds the
- * engine over (so the single-Redis store backs off), with {@code redis-lock.instance-ttl}. Backs off, as the other
- * stores do, when the application defines a {@link LockStore} or a {@link LockProvider} of its own, or an
- * auto-configuration ordered before this one (ZooKeeper, lock-test's in-process locks) defined its store.
+ * engine over (so the single-Redis store backs off), with {@code redis-lock.instance-ttl}. Backs off as a whole, as
+ * the other stores do, when the application defines a {@link LockStore} or a {@link LockProvider} of its own, or an
+ * auto-configuration ordered before this one (ZooKeeper, lock-test's in-process locks) defined its store: no
+ * connection is then made to nodes whose locks nobody takes.
  */
 @AutoConfiguration(before = { RedisLockStoreAutoConfiguration.class, LockEngineAutoConfiguration.class },
         afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
@@ -37,6 +38,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 @ConditionalOnClass(StringRedisTemplate.class)
 @ConditionalOnBooleanProperty(name = "redis-lock.enabled", matchIfMissing = true)
 @Conditional(RedlockAutoConfiguration.OnRedlockNodes.class)
+@ConditionalOnMissingBean({ LockProvider.class, LockStore.class })
 @EnableConfigurationProperties(RedisLockProperties.class)
 public final class RedlockAutoConfiguration {
 
@@ -56,7 +58,6 @@ public final class RedlockAutoConfiguration {
     }
 
     @Bean
-    @ConditionalOnMissingBean({ LockProvider.class, LockStore.class })
     @ConditionalOnBean(RedisConnectionFactory.class)
     RedlockStore redlockStore(RedlockConnections connections, RedisLockProperties properties) {
         RedlockStore store = new RedlockStore(connections.factories(), properties.getKeyPrefix());

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.redislock.DistributedLockTemplate;
+import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockProvider;
 import io.github.redislock.actuate.RedisLocksEndpoint;
@@ -26,6 +27,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -126,6 +130,33 @@ class RedlockAutoConfigurationTest {
     }
 
     @Test
+    void aLockProviderOfTheApplicationsLeavesRedlockOutAltogether() {
+        runner().withPropertyValues("redis-lock.redlock.nodes=" + nodeList())
+            .withBean("ownProvider", LockProvider.class, () -> (request) -> {
+                throw new LockException("not this one");
+            })
+            .run((context) -> assertThat(context).hasNotFailed()
+                .doesNotHaveBean(RedlockConnections.class)
+                .doesNotHaveBean(LockStore.class)
+                .doesNotHaveBean(LockEngine.class));
+    }
+
+    @Test
+    void aLockStoreOfTheApplicationsTakesThePlaceOfRedlock() {
+        runner().withPropertyValues("redis-lock.redlock.nodes=" + nodeList())
+            .withUserConfiguration(OwnStore.class)
+            .run((context) -> {
+                assertThat(context).doesNotHaveBean(RedlockConnections.class).hasSingleBean(LockStore.class)
+                    .hasBean("ownStore");
+                try (LockHandle handle = context.getBean(DistributedLockTemplate.class)
+                    .tryAcquire("job", Duration.ZERO, null)
+                    .orElseThrow()) {
+                    assertThat(handle.key()).isEqualTo("own:job");
+                }
+            });
+    }
+
+    @Test
     void fewerThanThreeNodesFailTheStartUpWithCauseAndFix() {
         runner().withPropertyValues("redis-lock.redlock.nodes=" + nodes.get(0).url() + "," + nodes.get(1).url())
             .run((context) -> {
@@ -159,5 +190,14 @@ class RedlockAutoConfigurationTest {
         runner().withPropertyValues("redis-lock.redlock.nodes=" + nodeList(), "redis-lock.replicas-to-acknowledge=1")
             .run((context) -> assertThat(new LockConfigurationFailureAnalyzer().analyze(context.getStartupFailure())
                 .getAction()).contains("redis-lock.replicas-to-acknowledge to 0"));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnStore {
+
+        @Bean
+        RedisLockStore ownStore(RedisConnectionFactory connectionFactory) {
+            return new RedisLockStore(connectionFactory, "own:", null, 0, Duration.ZERO);
+        }
     }
 }
