@@ -1,6 +1,8 @@
 package io.github.redislock.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockContext;
@@ -22,6 +24,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -29,6 +32,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class RedisLockAutoConfigurationTest {
 
@@ -115,6 +119,38 @@ class RedisLockAutoConfigurationTest {
                     assertThat(template.execute("job", null, null, () -> LockContext.current().orElseThrow().key()))
                             .isEqualTo("in-memory:job");
                 });
+    }
+
+    @Test
+    void theRedisStoreStopsListeningAndLeavesTheRegistryJustBeforeTheConnectionFactoryStops() {
+        runner().withPropertyValues("redis-lock.key-prefix=app:").run((context) -> {
+            RedisLockStore store = context.getBean(RedisLockStore.class);
+            SmartLifecycle connections = (SmartLifecycle) context.getBean(RedisConnectionFactory.class);
+            // A higher phase stops first.
+            assertThat(store.isRunning()).isTrue();
+            assertThat(store.getPhase()).isGreaterThan(connections.getPhase());
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            try (LockHandle held = template.tryAcquire("job", Duration.ZERO, null).orElseThrow()) {
+                // Another thread waits for the key a moment, so that the store listens for hand-offs.
+                CompletableFuture.runAsync(() -> template.tryAcquire("job", Duration.ofMillis(200), null)).join();
+                await().atMost(Duration.ofSeconds(10)).until(() -> !handoffChannels().isEmpty());
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> !registryEntries().isEmpty());
+            // Still listening with nobody waiting: only the store's stop ends it.
+            assertThat(handoffChannels()).isNotEmpty();
+            context.stop();
+            assertThat(store.isRunning()).isFalse();
+            assertThat(handoffChannels()).isEmpty();
+            assertThat(registryEntries()).isEmpty();
+        });
+    }
+
+    private static List<?> handoffChannels() {
+        return (List<?>) redis.command("PUBSUB", "CHANNELS", "app:~lock~*");
+    }
+
+    private static List<?> registryEntries() {
+        return (List<?>) redis.command("KEYS", "app:~lock~instance:*");
     }
 
     @Test
