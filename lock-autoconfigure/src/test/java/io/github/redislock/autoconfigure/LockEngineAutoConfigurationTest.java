@@ -56,6 +56,9 @@ class LockEngineAutoConfigurationTest {
     @RegisterExtension
     static final RedlockMasters nodes = new RedlockMasters(3);
 
+    /** Every {@link LockLostEvent} of the application context, for the tests that listen. */
+    private final List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+
     /** The two stores this module's auto-configurations choose from, by the application's properties. */
     enum Store {
 
@@ -111,17 +114,20 @@ class LockEngineAutoConfigurationTest {
     @ParameterizedTest
     @EnumSource(Store.class)
     void aLockFoundLostIsPublishedOnceWithTheEngineAsItsSource(Store store) {
-        store.runner().withBean(LostEvents.class).run((context) -> {
-            try (LockHandle handle = template(context).tryAcquire("job", Duration.ZERO, null).orElseThrow()) {
-                store.lose("app:job");
-                assertThat(handle.verifyHeld()).isFalse();
-            }
-            List<LockLostEvent> events = context.getBean(LostEvents.class).events;
-            assertThat(events).hasSize(1);
-            assertThat(events.get(0).getSource()).isSameAs(context.getBean(LockEngine.class));
-            assertThat(events.get(0).getKey()).isEqualTo("app:job");
-            assertThat(events.get(0).getDetection()).isEqualTo(LockLossDetection.COMMIT_CHECK);
-        });
+        store.runner()
+            .withBean("lossListener", ApplicationListener.class,
+                    () -> (ApplicationListener<LockLostEvent>) this.lost::add)
+            .run((context) -> {
+                try (LockHandle handle = template(context).tryAcquire("job", Duration.ZERO, null).orElseThrow()) {
+                    store.lose("app:job");
+                    assertThat(handle.verifyHeld()).isFalse();
+                }
+                List<LockLostEvent> events = this.lost;
+                assertThat(events).hasSize(1);
+                assertThat(events.get(0).getSource()).isSameAs(context.getBean(LockEngine.class));
+                assertThat(events.get(0).getKey()).isEqualTo("app:job");
+                assertThat(events.get(0).getDetection()).isEqualTo(LockLossDetection.COMMIT_CHECK);
+            });
     }
 
     @ParameterizedTest
@@ -206,17 +212,6 @@ class LockEngineAutoConfigurationTest {
 
     private static DistributedLockTemplate template(ConfigurableApplicationContext context) {
         return context.getBean(DistributedLockTemplate.class);
-    }
-
-    /** Every {@link LockLostEvent} of the application context. */
-    static class LostEvents implements ApplicationListener<LockLostEvent> {
-
-        final List<LockLostEvent> events = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void onApplicationEvent(LockLostEvent event) {
-            this.events.add(event);
-        }
     }
 
     @Configuration(proxyBeanMethods = false)

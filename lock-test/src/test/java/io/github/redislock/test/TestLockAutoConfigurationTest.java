@@ -36,11 +36,15 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static io.github.redislock.test.LockAssertions.assertThatLock;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class TestLockAutoConfigurationTest {
 
     @RegisterExtension
     static final RedisServerExtension redis = RedisServerExtension.shared();
+
+    /** Every {@link LockLostEvent} of the application context, for the tests that listen. */
+    private final List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
 
     private static final ApplicationContextRunner WITHOUT_REDIS = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, RedisLockAutoConfiguration.class,
@@ -123,14 +127,16 @@ class TestLockAutoConfigurationTest {
     @Test
     void aLockFoundLostInProcessIsPublishedWithTheEngineAsItsSource() {
         WITHOUT_REDIS.withConfiguration(AutoConfigurations.of(InProcessLockAutoConfiguration.class))
-                .withBean(LostEvents.class).run((context) -> {
+                .withBean("lossListener", ApplicationListener.class,
+                        () -> (ApplicationListener<LockLostEvent>) this.lost::add)
+                .run((context) -> {
                     // A fixed lease that runs out before its work ends: lost at the release, as on Redis.
                     LockHandle late = context.getBean(DistributedLockTemplate.class)
                         .acquire(LockRequest.of("late", Duration.ZERO, Duration.ofMillis(30)));
                     InMemoryLockStore store = context.getBean(InMemoryLockStore.class);
-                    org.awaitility.Awaitility.await().until(() -> store.state("shop:late") == KeySlot.State.FREE);
+                    await().until(() -> store.state("shop:late") == KeySlot.State.FREE);
                     late.close();
-                    assertThat(context.getBean(LostEvents.class).events).singleElement().satisfies((event) -> {
+                    assertThat(this.lost).singleElement().satisfies((event) -> {
                         assertThat(event.getSource()).isSameAs(context.getBean(LockEngine.class));
                         assertThat(event.getKey()).isEqualTo("shop:late");
                         assertThat(event.getDetection()).isEqualTo(LockLossDetection.RELEASE);
@@ -156,17 +162,6 @@ class TestLockAutoConfigurationTest {
         return WITHOUT_REDIS.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
                 .withPropertyValues("spring.data.redis.url=" + redis.server().url(),
                         "spring.data.redis.lettuce.pool.enabled=false");
-    }
-
-    /** Every {@link LockLostEvent} of the application context. */
-    static class LostEvents implements ApplicationListener<LockLostEvent> {
-
-        final List<LockLostEvent> events = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void onApplicationEvent(LockLostEvent event) {
-            this.events.add(event);
-        }
     }
 
     public static class Purchases {

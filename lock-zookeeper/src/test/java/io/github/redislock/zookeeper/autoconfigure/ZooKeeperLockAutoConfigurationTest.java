@@ -60,6 +60,9 @@ class ZooKeeperLockAutoConfigurationTest {
 
     private static ZooKeeperServer server;
 
+    /** Every {@link LockLostEvent} of the application context, for the tests that listen. */
+    private final List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(ZooKeeperLockAutoConfiguration.class, RedlockAutoConfiguration.class,
                 RedisLockStoreAutoConfiguration.class, LockEngineAutoConfiguration.class,
@@ -149,7 +152,7 @@ class ZooKeeperLockAutoConfigurationTest {
 
     @Test
     void anApplicationsOwnLockStoreWinsAndTheEngineRunsOverIt() {
-        this.runner.withUserConfiguration(OwnStore.class)
+        this.runner.withUserConfiguration(OwnClient.class, OwnStore.class)
             .withPropertyValues("redis-lock.zookeeper.connect-string=" + server.connectString())
             .run((context) -> {
                 // The ZooKeeper auto-configuration backs off as a whole; the engine is built over the own store.
@@ -163,7 +166,9 @@ class ZooKeeperLockAutoConfigurationTest {
 
     @Test
     void aLockFoundLostIsPublishedWithTheEngineAsItsSource() {
-        this.runner.withBean(LostEvents.class)
+        this.runner
+            .withBean("lossListener", ApplicationListener.class,
+                    () -> (ApplicationListener<LockLostEvent>) this.lost::add)
             .withPropertyValues("redis-lock.zookeeper.connect-string=" + server.connectString())
             .run((context) -> {
                 CuratorFramework client = context.getBean(CuratorFramework.class);
@@ -175,7 +180,7 @@ class ZooKeeperLockAutoConfigurationTest {
                     }
                     assertThat(lock.verifyHeld()).isFalse();
                 }
-                assertThat(context.getBean(LostEvents.class).events).singleElement().satisfies((event) -> {
+                assertThat(this.lost).singleElement().satisfies((event) -> {
                     assertThat(event.getSource()).isSameAs(context.getBean(LockEngine.class));
                     assertThat(event.getKey()).isEqualTo("/redis-lock/lost");
                     assertThat(event.getDetection()).isEqualTo(LockLossDetection.COMMIT_CHECK);
@@ -287,30 +292,13 @@ class ZooKeeperLockAutoConfigurationTest {
         }
     }
 
-    /** Every {@link LockLostEvent} of the application context. */
-    static class LostEvents implements ApplicationListener<LockLostEvent> {
-
-        final List<LockLostEvent> events = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void onApplicationEvent(LockLostEvent event) {
-            this.events.add(event);
-        }
-    }
-
+    /** A store of the application's own, on its own client ({@link OwnClient}). */
     @Configuration(proxyBeanMethods = false)
     static class OwnStore {
 
-        @Bean(destroyMethod = "close")
-        CuratorFramework ownStoreClient() {
-            CuratorFramework client = CuratorFrameworkFactory.newClient(server.connectString(), new RetryOneTime(100));
-            client.start();
-            return client;
-        }
-
         @Bean
-        ZooKeeperLockStore ownStore(CuratorFramework ownStoreClient) {
-            return new ZooKeeperLockStore(ownStoreClient, "/own", Duration.ofSeconds(5));
+        ZooKeeperLockStore ownStore(CuratorFramework ownClient) {
+            return new ZooKeeperLockStore(ownClient, "/own", Duration.ofSeconds(5));
         }
     }
 
