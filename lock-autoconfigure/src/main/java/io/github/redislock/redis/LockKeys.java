@@ -1,44 +1,33 @@
 package io.github.redislock.redis;
 
-import java.nio.charset.StandardCharsets;
-
-import io.github.redislock.LockException;
+import io.github.redislock.engine.KeyRules;
 
 /**
- * Checks a lock key (and the key prefix) before any Redis call; the same rules for every store. Internal: used
- * by the lock stores of this library, not part of its API.
+ * Checks a lock key (and the key prefix) before any Redis call, the same for both Redis stores: the rules every
+ * store of this library shares ({@link KeyRules}), and a prefix's braces, which decide cluster slots. Internal:
+ * used by the lock stores of this library, not part of its API.
  */
 public final class LockKeys {
 
-    /** Longest key accepted, in UTF-8 bytes, prefix included. */
-    static final int MAX_KEY_BYTES = 512;
+    /** Longest key accepted, in UTF-8 bytes, prefix included ({@link KeyRules#MAX_KEY_BYTES}). */
+    static final int MAX_KEY_BYTES = KeyRules.MAX_KEY_BYTES;
 
     /**
      * The marker that begins the library's own part of a name (companion keys, counters, channels): no lock
-     * key may contain it, so no lock name can produce one of them.
+     * key may contain it, so no lock name can produce one of them ({@link KeyRules#MARKER}).
      */
-    public static final String MARKER = "~lock~";
+    public static final String MARKER = KeyRules.MARKER;
 
     private LockKeys() {
     }
 
     /**
-     * The Redis key for a lock name: prefix + name.
-     * @throws LockException if it is longer than {@link #MAX_KEY_BYTES} or contains {@link #MARKER} (keys that
-     * are not valid text or have control characters never get here: {@code LockRequest} refuses them)
+     * The Redis key for a lock name: prefix + name ({@link KeyRules#checked}).
+     * @throws io.github.redislock.LockException if it is longer than {@link #MAX_KEY_BYTES} or contains
+     * {@link #MARKER}
      */
     public static String checked(String prefix, String name) {
-        String key = prefix.isEmpty() ? name : prefix.concat(name);
-        // Cheap upper bound first: a UTF-8 char takes at most 3 bytes per UTF-16 unit.
-        if (key.length() * 3 > MAX_KEY_BYTES && key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
-            throw new LockException("Lock key '" + printable(key.substring(0, Math.min(key.length(), 64)))
-                    + "...' is longer than " + MAX_KEY_BYTES + " bytes (key prefix included)");
-        }
-        if (key.contains(MARKER)) {
-            throw new LockException("Lock key '" + printable(key) + "' contains '" + MARKER + "', which marks the "
-                    + "library's own keys and channels");
-        }
-        return key;
+        return KeyRules.checked(prefix, name);
     }
 
     /**
@@ -53,21 +42,5 @@ public final class LockKeys {
                     + "', and braces only as one whole hash tag ('{...}')");
         }
         return prefix;
-    }
-
-    /** The key for a message: control characters as {@code \\uXXXX}, at most 200 chars of it. */
-    static String printable(String key) {
-        int shown = Math.min(key.length(), 200);
-        StringBuilder text = new StringBuilder(shown + 8);
-        for (int i = 0; i < shown; i++) {
-            char c = key.charAt(i);
-            text.append(isControl(c) ? String.format("\\u%04X", (int) c) : String.valueOf(c));
-        }
-        return (shown < key.length()) ? text.append("...").toString() : text.toString();
-    }
-
-    /** Unicode's control characters (C0, DEL and C1), as {@code Character.getType} has them, without a lookup. */
-    private static boolean isControl(char c) {
-        return c < 0x20 || (c >= 0x7F && c <= 0x9F);
     }
 }

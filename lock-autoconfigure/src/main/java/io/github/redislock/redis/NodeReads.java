@@ -8,6 +8,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
+import io.github.redislock.engine.KeyRules;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -66,7 +67,7 @@ final class NodeReads {
         }
         if (answered < this.quorum) {
             throw new LockException("Only " + answered + " of " + this.nodes.size() + " Redis nodes answered for '"
-                    + LockKeys.printable(key) + "'", failure);
+                    + KeyRules.printable(key) + "'", failure);
         }
         for (List<Reading> readings : byValue.values()) {
             if (readings.size() >= this.quorum) {
