@@ -18,6 +18,7 @@ import io.github.redislock.engine.LockEngineView;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockInspector;
 import io.github.redislock.engine.LockLossListener;
+import io.github.redislock.redis.support.HolderView;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;

@@ -18,8 +18,6 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
-import io.github.redislock.redis.HolderView;
-import io.github.redislock.redis.LockKeys;
 import io.github.redislock.engine.DaemonThreads;
 import io.github.redislock.engine.Extension;
 import io.github.redislock.engine.InstanceInfo;
@@ -28,6 +26,8 @@ import io.github.redislock.engine.LockTokens;
 import io.github.redislock.engine.LockStore;
 import io.github.redislock.engine.StoreListener;
 import io.github.redislock.engine.StoreLock;
+import io.github.redislock.redis.support.HolderView;
+import io.github.redislock.redis.support.LockKeys;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 

@@ -1,4 +1,4 @@
-package io.github.redislock.redis;
+package io.github.redislock.redis.support;
 
 import io.github.redislock.engine.KeyRules;
 
@@ -10,7 +10,7 @@ import io.github.redislock.engine.KeyRules;
 public final class LockKeys {
 
     /** Longest key accepted, in UTF-8 bytes, prefix included ({@link KeyRules#MAX_KEY_BYTES}). */
-    static final int MAX_KEY_BYTES = KeyRules.MAX_KEY_BYTES;
+    public static final int MAX_KEY_BYTES = KeyRules.MAX_KEY_BYTES;
 
     /**
      * The marker that begins the library's own part of a name (companion keys, counters, channels): no lock

@@ -1,4 +1,4 @@
-package io.github.redislock.redis;
+package io.github.redislock.redis.support;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,7 +10,6 @@ import org.jspecify.annotations.Nullable;
 import io.github.redislock.LockException;
 import io.github.redislock.engine.KeyRules;
 
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -22,8 +21,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 final class NodeReads {
 
     @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> INSPECT = RedisScript
-        .of(new ClassPathResource("io/github/redislock/redis/inspect.lua"), List.class);
+    private static final RedisScript<List> INSPECT = LockScripts.load("inspect.lua", List.class);
 
     private final List<StringRedisTemplate> nodes;
 
