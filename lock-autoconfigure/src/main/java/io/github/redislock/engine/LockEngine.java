@@ -99,11 +99,8 @@ public class LockEngine implements LockProvider, AutoCloseable {
         this.store = store;
         this.renewedLeaseMillis = renewedLease.toMillis();
         this.loss = new LossSignal(lossListener);
-        this.ownScheduler = (scheduler == null) ? Executors.newSingleThreadScheduledExecutor((task) -> {
-            Thread thread = new Thread(task, "lock-renewal");
-            thread.setDaemon(true);
-            return thread;
-        }) : null;
+        this.ownScheduler = (scheduler == null)
+                ? Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lock-renewal")) : null;
         this.renewer = new Renewer(store, (scheduler != null) ? scheduler : this.ownScheduler,
                 this.renewedLeaseMillis, (entry) -> lost(entry, LockLossDetection.RENEWAL));
         this.acquirer = new Acquirer(this, store, this.tokens, this.renewedLeaseMillis);

@@ -7,6 +7,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import io.github.redislock.engine.DaemonThreads;
+
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -57,22 +59,15 @@ final class ConnectionKind {
      */
     static ExecutorService newQueueWorker() {
         ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                (task) -> {
-                    Thread thread = new Thread(task, "redis-lock-queue");
-                    thread.setDaemon(true);
-                    return thread;
-                });
+                DaemonThreads.named("redis-lock-queue"));
         executor.allowCoreThreadTimeOut(true);
         return executor;
     }
 
     /** The engine's own housekeeping thread, when the application gives it no scheduler. */
     static ScheduledExecutorService newScheduler() {
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
-            Thread thread = new Thread(task, "redis-lock-renewal");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
+                DaemonThreads.named("redis-lock-renewal"));
         executor.setRemoveOnCancelPolicy(true);
         return executor;
     }

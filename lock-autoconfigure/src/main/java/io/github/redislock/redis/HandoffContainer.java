@@ -3,13 +3,14 @@ package io.github.redislock.redis;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+
+import io.github.redislock.engine.DaemonThreads;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
@@ -70,7 +71,8 @@ final class HandoffContainer {
         if (this.containerThread == null) {
             // One thread: a Jedis subscription holds it until it fails, then schedules its recovery on it. On
             // Lettuce it is only needed for recoveries and ends when idle.
-            ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, daemon("redis-lock-handoff"));
+            ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
+                    DaemonThreads.named("redis-lock-handoff"));
             executor.setKeepAliveTime(10, TimeUnit.SECONDS);
             executor.allowCoreThreadTimeOut(true);
             executor.setRemoveOnCancelPolicy(true);
@@ -83,19 +85,11 @@ final class HandoffContainer {
     Executor registrar() {
         if (this.registrar == null) {
             ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                    daemon("redis-lock-handoff-registration"));
+                    DaemonThreads.named("redis-lock-handoff-registration"));
             executor.allowCoreThreadTimeOut(true);
             this.registrar = executor;
         }
         return this.registrar;
-    }
-
-    private static ThreadFactory daemon(String name) {
-        return (task) -> {
-            Thread thread = new Thread(task, name);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     /**

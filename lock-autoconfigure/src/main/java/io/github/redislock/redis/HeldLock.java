@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.engine.StoreLock;
+import io.github.redislock.redis.support.LockValue;
 
 /**
  * One key held in Redis by this application, as the Redis store keeps it: stored value, fencing token, lease, and

@@ -5,6 +5,8 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.redislock.redis.support.KeySlots;
+
 /**
  * A lock key and its companion keys (its queue of waiting applications and their entries), in the order the
  * scripts take them. One per acquisition, reused by its release: the encodings are made once.

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletionStage;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
+import io.github.redislock.redis.support.LockValue;
 
 /**
  * The lock protocol as the engine sees it: what one attempt, release, renewal or check does to the store,

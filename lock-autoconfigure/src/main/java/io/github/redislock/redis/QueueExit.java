@@ -12,6 +12,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
+import io.github.redislock.redis.support.LockValue;
 
 /**
  * Leaving a key's Redis queue, and the hand-off messages that reach this application (the "leaving" and

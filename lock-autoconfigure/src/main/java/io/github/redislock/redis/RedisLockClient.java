@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockLossListener;
+import io.github.redislock.redis.support.HolderView;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 

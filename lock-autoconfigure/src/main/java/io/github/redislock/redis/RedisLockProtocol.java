@@ -11,6 +11,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
+import io.github.redislock.redis.support.LockValue;
 
 /**
  * {@link LockProtocol} on one Redis, standalone or cluster: the Java side of {@code acquire.lua},

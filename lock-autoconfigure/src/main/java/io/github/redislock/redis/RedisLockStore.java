@@ -18,6 +18,8 @@ import io.github.redislock.engine.LockStore;
 import io.github.redislock.engine.LockTokens;
 import io.github.redislock.engine.StoreListener;
 import io.github.redislock.engine.StoreLock;
+import io.github.redislock.redis.support.HolderView;
+import io.github.redislock.redis.support.LockKeys;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;

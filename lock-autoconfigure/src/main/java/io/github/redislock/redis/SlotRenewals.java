@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.github.redislock.engine.Extension;
 import io.github.redislock.engine.StoreLock;
+import io.github.redislock.redis.support.KeySlots;
 
 /**
  * The single-Redis store's renewal round: every renewed lock of a hash slot extended by one {@code renew.lua}

@@ -6,8 +6,9 @@
  * <ul>
  * <li>{@code RedisLockProtocol} (behind the {@code LockProtocol} seam): the Lua scripts, their arguments and
  * typed replies, over {@code LockCommands} (Boot's shared Lettuce connection or a
- * {@code StringRedisTemplate}); {@code LockValue}, {@code LockKey} and {@code KeySlots} name what is
- * stored where;</li>
+ * {@code StringRedisTemplate}); {@code LockKey} names what is stored where, with {@code LockValue} and
+ * {@code KeySlots} of {@code io.github.redislock.redis.support}, which also holds the scripts, their loader, the
+ * holder view and the instance registry this store shares with Redlock;</li>
  * <li>{@code Waiting}: a waiting thread's steps (its Javadoc has the state machine), over {@code Lines} (one
  * {@code Line} of waiting threads per key), {@code QueueExit} (leaving a key's Redis queue; hand-offs received
  * and passed on), {@code LocalHandover} (passing a lock to a thread here), {@code Releases} and

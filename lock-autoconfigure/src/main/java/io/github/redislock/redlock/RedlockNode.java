@@ -7,30 +7,31 @@ import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.redislock.redis.LockKeys;
+import io.github.redislock.redis.support.LockKeys;
+import io.github.redislock.redis.support.LockScripts;
 
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * One independent Redis master of a Redlock: the single-Redis engine's scripts ({@code acquire.lua} as a
- * single attempt that neither queues nor takes over, {@code renew.lua}, {@code unlock.lua}) and
- * {@code fence.lua} on the node's own connection factory. Errors surface as the client library's exceptions;
- * {@link RedlockStore} counts them as a node that did not answer.
+ * One independent Redis master of a Redlock: the scripts both Redis stores run ({@code acquire.lua} as a
+ * single attempt that neither queues nor takes over, {@code renew.lua}, {@code unlock.lua}; see
+ * {@link LockScripts}) and its own {@code fence.lua}, next to this class, on the node's own connection
+ * factory. Errors surface as the client library's exceptions; {@link RedlockStore} counts them as a node
+ * that did not answer.
  */
 final class RedlockNode {
 
     @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> ACQUIRE = script("redis/acquire.lua", List.class);
+    private static final RedisScript<List> ACQUIRE = LockScripts.load("acquire.lua", List.class);
 
     @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> RENEW = script("redis/renew.lua", List.class);
+    private static final RedisScript<List> RENEW = LockScripts.load("renew.lua", List.class);
 
-    private static final RedisScript<Long> UNLOCK = script("redis/unlock.lua", Long.class);
+    private static final RedisScript<Long> UNLOCK = LockScripts.load("unlock.lua", Long.class);
 
-    private static final RedisScript<Long> FENCE = script("redlock/fence.lua", Long.class);
+    private static final RedisScript<Long> FENCE = LockScripts.load(RedlockNode.class, "fence.lua", Long.class);
 
     /**
      * Most calls to one node on their way at once. A stalled node holds a thread per call until the command
@@ -127,9 +128,10 @@ final class RedlockNode {
     }
 
     /**
-     * The fencing counter of a lock key, in the library's namespace next to it (no lock name can be one). It
-     * expires a day after its last raise: tokens count on from the nodes' clocks as well (see
-     * the package documentation), so a counter only has to bridge clock differences between nodes.
+     * The fencing counter of a lock key, in the library's namespace next to it (no lock name can be one); the one
+     * definition of its name, which the holder view reads through {@code RedlockStore}. It expires a day after its
+     * last raise: tokens count on from the nodes' clocks as well (see the package documentation), so a counter
+     * only has to bridge clock differences between nodes.
      */
     static String fenceKey(String key) {
         return key + LockKeys.MARKER + "fence";
@@ -138,10 +140,6 @@ final class RedlockNode {
     /** The lock key and the queue keys the shared scripts expect (never used on this path: nobody queues). */
     private static List<String> scriptKeys(String key) {
         return Arrays.asList(key, key + LockKeys.MARKER + "queue", key + LockKeys.MARKER + "entries");
-    }
-
-    private static <T> RedisScript<T> script(String path, Class<T> type) {
-        return RedisScript.of(new ClassPathResource("io/github/redislock/" + path), type);
     }
 
     @Override

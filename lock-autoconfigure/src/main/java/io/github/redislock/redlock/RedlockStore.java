@@ -19,8 +19,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
-import io.github.redislock.redis.HolderView;
-import io.github.redislock.redis.LockKeys;
+import io.github.redislock.engine.DaemonThreads;
 import io.github.redislock.engine.Extension;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;
@@ -28,6 +27,8 @@ import io.github.redislock.engine.LockTokens;
 import io.github.redislock.engine.LockStore;
 import io.github.redislock.engine.StoreListener;
 import io.github.redislock.engine.StoreLock;
+import io.github.redislock.redis.support.HolderView;
+import io.github.redislock.redis.support.LockKeys;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -91,11 +92,7 @@ public final class RedlockStore implements LockStore {
         // calls fail past that), so the pool needs no more threads than that for every node; twice that lets a
         // thread that just ended a call finish returning to the pool. A thread is made only when none is idle.
         this.calls = new ThreadPoolExecutor(0, 2 * this.nodes.length * RedlockNode.MAX_CALLS_IN_FLIGHT, 60,
-                TimeUnit.SECONDS, new SynchronousQueue<>(), (task) -> {
-                    Thread thread = new Thread(task, "redlock-call");
-                    thread.setDaemon(true);
-                    return thread;
-                });
+                TimeUnit.SECONDS, new SynchronousQueue<>(), DaemonThreads.named("redlock-call"));
         this.holders = HolderView.forNodes(nodes, this.keyPrefix, RedlockNode::fenceKey);
         this.attempts = new RedlockAttempt(this.nodes, this.quorum, this.calls);
     }

@@ -4,7 +4,9 @@
  * ({@link RedlockStore}, public: a {@code LockStore}) under the store-neutral engine
  * ({@link io.github.redislock.engine.LockEngine}), which gives it reentrancy and multi-key;
  * {@link RedlockClient} is that engine built in one constructor call. A lock is taken on N ≥ 3 masters with no
- * replication between them, so that it survives the loss of any minority of them.
+ * replication between them, so that it survives the loss of any minority of them. What it shares with the
+ * single-Redis store (key names, the scripts both run, the holder view, the instance registry) comes from
+ * {@code io.github.redislock.redis.support}; its own {@code fence.lua} sits next to {@code RedlockNode}.
  * <p>
  * An attempt sends the single-Redis acquire script to every node at once, with one fresh token. It succeeds
  * when a majority took the lock within its validity time: the lease, less the time the attempt took, less a

@@ -28,18 +28,13 @@ class LockAotHintsTest {
     private static final SpringFactoriesLoader AOT_FACTORIES = SpringFactoriesLoader
             .forResourceLocation("META-INF/spring/aot.factories");
 
+    /** The Lua scripts' hints: {@code io.github.redislock.redis.support.LockScriptsRuntimeHintsTest}. */
     @Test
-    void theLuaScriptsAndTheKeyExpressionRootAreRegisteredThroughAotFactories() {
+    void theKeyExpressionRootIsRegisteredThroughAotFactories() {
         RuntimeHints hints = new RuntimeHints();
         AOT_FACTORIES.load(RuntimeHintsRegistrar.class)
                 .forEach((registrar) -> registrar.registerHints(hints, getClass().getClassLoader()));
 
-        for (String script : new String[] { "acquire.lua", "renew.lua", "unlock.lua" }) {
-            assertThat(RuntimeHintsPredicates.resource().forResource("io/github/redislock/redis/" + script))
-                    .accepts(hints);
-            assertThat(getClass().getClassLoader().getResource("io/github/redislock/redis/" + script))
-                    .as("the hint names a script that exists").isNotNull();
-        }
         assertThat(RuntimeHintsPredicates.reflection().onType(KeyExpressionRoot.class)
                 .withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).accepts(hints);
     }

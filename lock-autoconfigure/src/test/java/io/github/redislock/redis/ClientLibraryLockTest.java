@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockHandle;
 import io.github.redislock.engine.LockLossListener;
+import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.support.LockContexts;
 import io.github.redislock.support.OverlapLog;
 import io.github.redislock.support.TestConnections;

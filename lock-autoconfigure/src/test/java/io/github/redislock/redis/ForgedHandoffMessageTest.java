@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.redislock.LockHandle;
 import io.github.redislock.engine.LockLossListener;
+import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.support.TestConnections;
 import io.github.redislock.testsupport.RedisServer;
 import io.github.redislock.testsupport.RespConnection;

@@ -14,6 +14,7 @@ import io.github.redislock.LockRequest;
 import io.github.redislock.OnLeaseLost;
 import io.github.redislock.engine.LockEngineState;
 import io.github.redislock.engine.LockLossListener;
+import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.support.TestConnections;
 import io.github.redislock.support.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisServer;

@@ -20,6 +20,7 @@ import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.engine.LockInspection.Holder;
 import io.github.redislock.engine.LockInspection.State;
 import io.github.redislock.engine.LockTokens;
+import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.support.TestConnections;
 import io.github.redislock.testsupport.RedisServerExtension;
 
@@ -198,34 +199,11 @@ class HolderViewTest {
         awaitEntry(orders);
         long pttl = (Long) redis.command("PTTL", entryKey(orders.ownerId()));
         assertThat(pttl).isPositive().isLessThanOrEqualTo(TTL.toMillis());
-        assertThat(InstanceRegistry.parse((String) redis.command("GET", entryKey(orders.clientId()))))
+        assertThat(InstanceInfo.parse((String) redis.command("GET", entryKey(orders.clientId()))))
             .isEqualTo(new InstanceInfo("orders", "orders-1", "host-orders", 4242));
         orders.store().stop();
         assertThat(redis.command("EXISTS", entryKey(orders.ownerId()))).isEqualTo(0L);
         assertThat(redis.command("EXISTS", entryKey(orders.clientId()))).isEqualTo(0L);
-    }
-
-    @Test
-    void anEntryIsRefreshedWithinItsTtl() {
-        RedisConnectionFactory factory = TestConnections.lettuce(redis.server(), Duration.ofSeconds(5));
-        this.factories.add(factory);
-        HolderView view = HolderView.forRedis(factory, "hv:");
-        String id = LockTokens.randomId();
-        view.registry().publish(new InstanceInfo("orders", "o", "h", 1), List.of(id), Duration.ofMillis(600));
-        try {
-            await().atMost(Duration.ofSeconds(5)).until(() -> view.registry().resolve(id) != null);
-            // Refreshed every 200 ms: its PTTL keeps coming back up, so the entry outlives several TTLs.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-            while (System.nanoTime() - deadline < 0) {
-                assertThat(view.registry().resolve(id)).isNotNull();
-                await().pollInterval(Duration.ofMillis(50)).atMost(Duration.ofSeconds(1))
-                    .until(() -> (Long) redis.command("PTTL", entryKey(id)) > 450);
-            }
-        }
-        finally {
-            view.registry().withdraw();
-        }
-        assertThat(view.registry().resolve(id)).isNull();
     }
 
     private static void awaitEntry(TestRedisClient client) {

@@ -10,6 +10,7 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.LockValues;
 import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockLossListener;
+import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.support.TestConnections;
 import io.github.redislock.support.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisServer;

@@ -12,9 +12,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
-import io.github.redislock.redis.LockKeys;
 import io.github.redislock.engine.Extension;
 import io.github.redislock.engine.InstanceInfo;
+import io.github.redislock.engine.KeyRules;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockStore;
 import io.github.redislock.engine.LockTokens;
@@ -75,10 +75,13 @@ public final class InMemoryLockStore implements LockStore {
         this.keyPrefix = keyPrefix;
     }
 
-    /** The key rules of the Redis stores (a length limit, no {@code ~lock~}), so that tests refuse what they do. */
+    /**
+     * The key rules the Redis stores apply too ({@link KeyRules}: a length limit, no {@code ~lock~}), so that tests
+     * refuse what they do.
+     */
     @Override
     public String key(String name) {
-        return LockKeys.checked(this.keyPrefix, name);
+        return KeyRules.checked(this.keyPrefix, name);
     }
 
     @Override

@@ -22,7 +22,7 @@ enum Sabotage {
      * before the library's own release runs, so a holder whose lease ran out deletes (or hands on) the lock
      * of whoever holds it now.
      */
-    RELEASE_WITHOUT_COMPARE("io/github/redislock/redis/unlock.lua", """
+    RELEASE_WITHOUT_COMPARE("io/github/redislock/redis/support/unlock.lua", """
             -- SABOTAGE (redis-lock torture suite): release whatever the key holds, without comparing.
             if redis.call('EXISTS', KEYS[1]) == 1 and string.sub(ARGV[1], -1) ~= ':' then
                 redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')

@@ -9,6 +9,8 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 
+import io.github.redislock.engine.DaemonThreads;
+
 /**
  * The timers of {@link ZooKeeperLockStore}'s locks, on one daemon thread made on first use: a fixed leaseTime
  * (ZooKeeper has no lease: the node is deleted when the time runs out, here) and a holdAtLeast keep (the node of
@@ -70,11 +72,7 @@ final class LockTimers {
             synchronized (this) {
                 timers = this.timers;
                 if (timers == null) {
-                    timers = new ScheduledThreadPoolExecutor(1, (task) -> {
-                        Thread thread = new Thread(task, "redis-lock-zookeeper-timer");
-                        thread.setDaemon(true);
-                        return thread;
-                    });
+                    timers = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("redis-lock-zookeeper-timer"));
                     timers.setRemoveOnCancelPolicy(true);
                     this.timers = timers;
                 }

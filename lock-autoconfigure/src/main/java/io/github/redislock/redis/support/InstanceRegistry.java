@@ -1,4 +1,4 @@
-package io.github.redislock.redis;
+package io.github.redislock.redis.support;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +11,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import io.github.redislock.engine.DaemonThreads;
 import io.github.redislock.engine.InstanceInfo;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -82,11 +83,7 @@ public final class InstanceRegistry {
                 return;
             }
             this.published = List.copyOf(keys);
-            this.refresher = Executors.newSingleThreadScheduledExecutor((task) -> {
-                Thread thread = new Thread(task, "redis-lock-registry");
-                thread.setDaemon(true);
-                return thread;
-            });
+            this.refresher = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("redis-lock-registry"));
             this.refresher.scheduleWithFixedDelay(() -> write(keys, entry, ttlMillis), 0, ttlMillis / 3,
                     TimeUnit.MILLISECONDS);
         }

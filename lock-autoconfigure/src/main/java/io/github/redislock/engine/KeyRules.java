@@ -1,31 +1,35 @@
-package io.github.redislock.redis;
+package io.github.redislock.engine;
 
 import java.nio.charset.StandardCharsets;
 
 import io.github.redislock.LockException;
 
 /**
- * Checks a lock key (and the key prefix) before any Redis call; the same rules for every store. Internal: used
- * by the lock stores of this library, not part of its API.
+ * The key rules a store applies in {@link LockStore#key}, written once for the stores that share them (single
+ * Redis, Redlock, the in-memory store of {@code redis-lock-test}): the key is the prefix followed by the lock
+ * name, at most {@value #MAX_KEY_BYTES} bytes in UTF-8, and never contains {@value #MARKER}, which begins the
+ * names a store keeps of its own beside a lock's key (companion keys, counters, channels), so that no lock name
+ * can produce one of them. Names that are not valid text or hold control characters never get here:
+ * {@code LockRequest} refuses them. A store with rules of its own (ZooKeeper's node names) need not use this.
+ * Internal: used by the stores of this library, not part of its API.
  */
-public final class LockKeys {
+public final class KeyRules {
 
     /** Longest key accepted, in UTF-8 bytes, prefix included. */
-    static final int MAX_KEY_BYTES = 512;
+    public static final int MAX_KEY_BYTES = 512;
 
     /**
-     * The marker that begins the library's own part of a name (companion keys, counters, channels): no lock
-     * key may contain it, so no lock name can produce one of them.
+     * The marker that begins a store's own part of a name (companion keys, counters, channels): no lock key may
+     * contain it, so no lock name can produce one of them.
      */
     public static final String MARKER = "~lock~";
 
-    private LockKeys() {
+    private KeyRules() {
     }
 
     /**
-     * The Redis key for a lock name: prefix + name.
-     * @throws LockException if it is longer than {@link #MAX_KEY_BYTES} or contains {@link #MARKER} (keys that
-     * are not valid text or have control characters never get here: {@code LockRequest} refuses them)
+     * The key for a lock name: prefix + name.
+     * @throws LockException if it is longer than {@link #MAX_KEY_BYTES} or contains {@link #MARKER}
      */
     public static String checked(String prefix, String name) {
         String key = prefix.isEmpty() ? name : prefix.concat(name);
@@ -41,22 +45,8 @@ public final class LockKeys {
         return key;
     }
 
-    /**
-     * A key prefix as given, once checked: it may not contain {@link #MARKER}, and braces only as a
-     * whole hash tag (which then puts every lock of the application in one cluster slot).
-     * @throws IllegalArgumentException if it does
-     */
-    public static String checkedPrefix(String prefix) {
-        if (prefix.contains(MARKER) || !KeySlots.bracesFormHashTag(prefix)
-                || (prefix.indexOf('{') < 0 && prefix.indexOf('}') >= 0)) {
-            throw new IllegalArgumentException("The key prefix '" + prefix + "' may not contain '" + MARKER
-                    + "', and braces only as one whole hash tag ('{...}')");
-        }
-        return prefix;
-    }
-
-    /** The key for a message: control characters as {@code \\uXXXX}, at most 200 chars of it. */
-    static String printable(String key) {
+    /** A key for a message: control characters as {@code \\uXXXX}, at most 200 chars of it. */
+    public static String printable(String key) {
         int shown = Math.min(key.length(), 200);
         StringBuilder text = new StringBuilder(shown + 8);
         for (int i = 0; i < shown; i++) {

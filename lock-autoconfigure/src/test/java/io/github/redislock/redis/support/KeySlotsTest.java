@@ -1,4 +1,4 @@
-package io.github.redislock.redis;
+package io.github.redislock.redis.support;
 
 import java.util.List;
 
@@ -32,7 +32,7 @@ class KeySlotsTest {
                     assertThat(KeySlots.queueKeys(key)).containsExactly(KeySlots.queueKey(key),
                             KeySlots.queueEntriesKey(key));
                     for (String companion : List.of(KeySlots.queueKey(key), KeySlots.queueEntriesKey(key),
-                            KeySlots.fenceKey(key), KeySlots.handoffChannelPrefix(prefix, key, true) + "client-1")) {
+                            KeySlots.handoffChannelPrefix(prefix, key, true) + "client-1")) {
                         assertThat(companion).as(key).isNotEqualTo(key).startsWith(prefix)
                             .contains(KeySlots.MARKER);
                         assertThat(companion.substring(0, companion.indexOf(KeySlots.MARKER))).as(companion)
@@ -48,7 +48,7 @@ class KeySlotsTest {
     void companionNamesOfDifferentKeysDiffer() {
         List<String> names = new java.util.ArrayList<>();
         for (String key : KEYS) {
-            names.addAll(List.of(key, KeySlots.queueKey(key), KeySlots.queueEntriesKey(key), KeySlots.fenceKey(key)));
+            names.addAll(List.of(key, KeySlots.queueKey(key), KeySlots.queueEntriesKey(key)));
         }
         assertThat(names).doesNotHaveDuplicates();
     }

@@ -1,4 +1,4 @@
-package io.github.redislock.redis;
+package io.github.redislock.redis.support;
 
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
@@ -13,13 +13,13 @@ import io.github.redislock.engine.LockTokens;
  * acquisition's random token, or the id of the application a release handed the lock to, and the fence is
  * the fencing token in decimal. Tokens and client ids are URL-safe Base64 and never contain a colon.
  */
-final class LockValue {
+public final class LockValue {
 
     private LockValue() {
     }
 
     /** The value a holder stores. */
-    static String of(String owner, long fence) {
+    public static String of(String owner, long fence) {
         return owner + ':' + fence;
     }
 
@@ -27,7 +27,7 @@ final class LockValue {
      * What the release script matches against any fence of the owner: an acquire whose reply never arrived,
      * or a hand-off to an application that no longer waits.
      */
-    static String anyFenceOf(String owner) {
+    public static String anyFenceOf(String owner) {
         return owner + ':';
     }
 

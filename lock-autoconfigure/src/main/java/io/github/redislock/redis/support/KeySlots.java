@@ -1,13 +1,15 @@
-package io.github.redislock.redis;
+package io.github.redislock.redis.support;
 
 import java.nio.charset.StandardCharsets;
 
 /**
- * Redis Cluster hash slots and the library's names: a lock's companion keys (its queue of waiting clients,
- * Redlock's fence counter) and hand-off channels live in a namespace no lock key can produce, begin with the
- * key prefix, and live in the lock key's slot, as a Lua script may only touch keys of one slot.
+ * Redis Cluster hash slots and the library's names: a lock's companion keys (its queue of waiting clients and
+ * their entries) and hand-off channels live in a namespace no lock key can produce, begin with the key prefix,
+ * and live in the lock key's slot, as a Lua script may only touch keys of one slot; the instance registry's
+ * entries live in that namespace too. Redlock's fence counter is named by {@code RedlockNode}, the one place
+ * that writes it. Internal: used by the Redis stores of this library, not part of its API.
  */
-final class KeySlots {
+public final class KeySlots {
 
     static final int SLOTS = 16384;
 
@@ -15,7 +17,7 @@ final class KeySlots {
     }
 
     /** The slot Redis assigns to the key: CRC16 of its hash tag (first non-empty {...}) or of the whole key. */
-    static int slot(String key) {
+    public static int slot(String key) {
         if (isAscii(key)) {
             // A char is then its byte: no encoding (one array less per acquisition).
             int open = key.indexOf('{');
@@ -39,26 +41,21 @@ final class KeySlots {
     }
 
     /** See {@link LockKeys#MARKER}. */
-    static final String MARKER = LockKeys.MARKER;
+    public static final String MARKER = LockKeys.MARKER;
 
     /** The list of clients waiting for a lock key, in turn order (see {@link #companion}). */
-    static String queueKey(String lockKey) {
+    public static String queueKey(String lockKey) {
         return companion(lockKey, "queue");
     }
 
     /** The hash of the waiting clients' entries: when each expires and the lease it asks for. */
-    static String queueEntriesKey(String lockKey) {
+    public static String queueEntriesKey(String lockKey) {
         return companion(lockKey, "entries");
     }
 
     /** {@link #queueKey} and {@link #queueEntriesKey} together. */
-    static String[] queueKeys(String lockKey) {
+    public static String[] queueKeys(String lockKey) {
         return companions(lockKey, "queue", "entries");
-    }
-
-    /** Redlock's counter of fencing tokens for a lock key, on every node. */
-    static String fenceKey(String lockKey) {
-        return companion(lockKey, "fence");
     }
 
     /**
@@ -67,7 +64,7 @@ final class KeySlots {
      * begins with the key prefix, for the ACL, and in the marker's namespace, which no lock name reaches; it is
      * read and written on its own, so its slot does not matter.
      */
-    static String instanceKey(String keyPrefix, String ownerId) {
+    public static String instanceKey(String keyPrefix, String ownerId) {
         return keyPrefix + MARKER + "instance:" + ownerId;
     }
 
@@ -78,7 +75,7 @@ final class KeySlots {
      * slot so that the release script may publish on it, sharded where the server supports it. The key prefix
      * comes first so that an ACL can confine each application to its own channels ({@code &<key prefix>*}).
      */
-    static String handoffChannelPrefix(String keyPrefix, String lockKey, boolean clustered) {
+    public static String handoffChannelPrefix(String keyPrefix, String lockKey, boolean clustered) {
         return clustered ? keyPrefix + MARKER + "{" + SlotTags.TAGS[slot(lockKey)] + "}handoff:"
                 : keyPrefix + MARKER + "handoff:";
     }

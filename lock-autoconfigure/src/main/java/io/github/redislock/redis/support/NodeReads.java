@@ -1,4 +1,4 @@
-package io.github.redislock.redis;
+package io.github.redislock.redis.support;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,8 +8,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
+import io.github.redislock.engine.KeyRules;
 
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -21,8 +21,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 final class NodeReads {
 
     @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> INSPECT = RedisScript
-        .of(new ClassPathResource("io/github/redislock/redis/inspect.lua"), List.class);
+    private static final RedisScript<List> INSPECT = LockScripts.load("inspect.lua", List.class);
 
     private final List<StringRedisTemplate> nodes;
 
@@ -66,7 +65,7 @@ final class NodeReads {
         }
         if (answered < this.quorum) {
             throw new LockException("Only " + answered + " of " + this.nodes.size() + " Redis nodes answered for '"
-                    + LockKeys.printable(key) + "'", failure);
+                    + KeyRules.printable(key) + "'", failure);
         }
         for (List<Reading> readings : byValue.values()) {
             if (readings.size() >= this.quorum) {

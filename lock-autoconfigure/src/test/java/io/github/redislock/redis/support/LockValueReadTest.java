@@ -1,4 +1,4 @@
-package io.github.redislock.redis;
+package io.github.redislock.redis.support;
 
 import java.time.Instant;
 
