@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.engine.InstanceInfo;
+import io.github.redislock.redis.support.InstanceRegistry;
 
 /**
  * This application's entries in the single-Redis store's instance registry, over the store's lifecycle: asked for
