@@ -53,7 +53,7 @@ final class ConnectionKind {
     }
 
     /**
-     * The engine's thread for queue work (leaving a key's queue, passing a hand-off on), apart from the one
+     * The store's thread for queue work (leaving a key's queue, passing a hand-off on), apart from the one
      * that renews leases: what another client can cause (a hand-off message) never delays a renewal. One
      * daemon thread, ended when idle for ten seconds.
      */
@@ -64,10 +64,13 @@ final class ConnectionKind {
         return executor;
     }
 
-    /** The engine's own housekeeping thread, when the application gives it no scheduler. */
+    /**
+     * The store's own housekeeping thread (subscription confirmations, queue entry refreshes), when the application
+     * gives it no scheduler. It renews nothing: the engine's thread ({@code lock-renewal}) does.
+     */
     static ScheduledExecutorService newScheduler() {
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
-                DaemonThreads.named("redis-lock-renewal"));
+                DaemonThreads.named("redis-lock-housekeeping"));
         executor.setRemoveOnCancelPolicy(true);
         return executor;
     }

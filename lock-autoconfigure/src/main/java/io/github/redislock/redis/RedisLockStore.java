@@ -3,9 +3,7 @@ package io.github.redislock.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
 
@@ -48,42 +46,13 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
     /** See {@link #setLocalHandoverTimeLimit}. */
     public static final Duration DEFAULT_LOCAL_HANDOVER_TIME_LIMIT = Duration.ofMillis(50);
 
-    private final String keyPrefix;
-
-    /** This application's id in queues and hand-offs. */
-    private final String clientId;
-
-    /** Who holds any key, read on request; never on the lock's path. */
-    private final HolderView holders;
-
-    private final boolean clustered;
-
-    private final String description;
-
-    /** Leaves queues and passes hand-offs on; never the renewal scheduler (see {@link Waiting}). */
-    private final ExecutorService queueWork;
-
-    /** The housekeeping thread this store made, when it was given none. */
-    private final @Nullable ScheduledExecutorService ownScheduler;
-
-    private final LockProtocol protocol;
-
-    private final HandoffChannel channel;
-
-    private final Waiting waiting;
-
-    private final SlotRenewals renewals;
-
-    /** Replicas that must confirm each acquisition; {@code null}: none asked. */
-    private final @Nullable ReplicaAcknowledgement acknowledgement;
+    /** The Redis parts this store is made of, and the threads it made: see {@link RedisStoreParts}. */
+    private final RedisStoreParts parts;
 
     private volatile StoreListener listener = (lock, how) -> {
     };
 
     private volatile LockEngineProbe probe = LockEngineProbe.NONE;
-
-    /** This instance in the registry, written while the store runs. */
-    private final InstanceEntries entries;
 
     private volatile boolean running;
 
@@ -114,36 +83,13 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
     RedisLockStore(RedisConnectionFactory connectionFactory, @Nullable String keyPrefix,
             @Nullable ScheduledExecutorService scheduler, int replicasToAcknowledge, Duration replicationTimeout,
             String clientId, Duration maxUnnotifiedWait) {
-        this.clustered = ConnectionKind.isCluster(connectionFactory);
-        if (replicasToAcknowledge > 0 && this.clustered) {
-            throw new IllegalArgumentException("Replica acknowledgement works on a standalone or Sentinel "
-                    + "connection, not on a Redis Cluster connection");
-        }
-        this.keyPrefix = LockKeys.checkedPrefix((keyPrefix != null) ? keyPrefix : "");
-        boolean lettuce = ConnectionKind.isLettuce(connectionFactory);
-        this.description = "Redis " + (this.clustered ? "Cluster" : "standalone or Sentinel") + " ("
-                + (lettuce ? "Lettuce" : connectionFactory.getClass().getSimpleName()) + ")";
-        LockCommands commands = ConnectionKind.commandsFor(connectionFactory);
-        this.acknowledgement = (replicasToAcknowledge > 0)
-                ? new ReplicaAcknowledgement(commands, replicasToAcknowledge, replicationTimeout) : null;
-        this.clientId = clientId;
-        this.holders = HolderView.forRedis(connectionFactory, this.keyPrefix);
-        this.entries = new InstanceEntries(this.holders.registry(), clientId);
-        this.ownScheduler = (scheduler == null) ? ConnectionKind.newScheduler() : null;
-        ScheduledExecutorService housekeeping = (scheduler != null) ? scheduler : this.ownScheduler;
-        // Messages arrive only once a waiter has subscribed, after construction.
-        this.channel = new HandoffChannel(connectionFactory, commands, this.clustered, lettuce, this.keyPrefix,
-                this.clientId, housekeeping, this::handedOver, this::subscribed);
-        this.protocol = new RedisLockProtocol(commands, this.channel, housekeeping);
-        this.queueWork = ConnectionKind.newQueueWorker();
-        this.waiting = new Waiting(this.protocol, this.channel, this.clientId, this.queueWork, this::extensionFailed);
-        this.waiting.maxUnnotifiedWait(maxUnnotifiedWait);
-        this.renewals = new SlotRenewals(this.protocol, this.clustered);
+        this.parts = new RedisStoreParts(connectionFactory, keyPrefix, scheduler, replicasToAcknowledge,
+                replicationTimeout, clientId, maxUnnotifiedWait, this::extensionFailed);
     }
 
     @Override
     public String key(String name) {
-        return LockKeys.checked(this.keyPrefix, name);
+        return LockKeys.checked(this.parts.keyPrefix, name);
     }
 
     /**
@@ -153,15 +99,15 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
     @Override
     public @Nullable StoreLock take(String key, String token, long leaseMillis, boolean renewed,
             long deadlineNanos) {
-        HeldLock lock = this.waiting.acquire(new LockKey(key), token, leaseMillis, renewed, deadlineNanos);
+        HeldLock lock = this.parts.waiting.acquire(new LockKey(key), token, leaseMillis, renewed, deadlineNanos);
         if (lock == null) {
             return null;
         }
         lock.attach(this);
-        if (this.acknowledgement != null && lock.handovers == 0) {
+        if (this.parts.acknowledgement != null && lock.handovers == 0) {
             // Taken in Redis (free or from a hand-off): it counts once replicas have it. A lock passed on within
             // the application was confirmed when the application took it.
-            this.acknowledgement.confirmOrRelease(lock, this.waiting);
+            this.parts.acknowledgement.confirmOrRelease(lock, this.parts.waiting);
         }
         if (lock.handedOver) {
             this.probe.takenOver(key, lock.handovers > 0);
@@ -177,12 +123,12 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
     /** One {@code renew.lua} round trip per hash slot: see {@link SlotRenewals}. */
     @Override
     public Extension[] extend(List<StoreLock> locks, long leaseMillis) {
-        return this.renewals.extend(locks, leaseMillis);
+        return this.parts.renewals.extend(locks, leaseMillis);
     }
 
     /** Asks Redis whether the key still holds our value. */
     boolean verify(HeldLock lock) {
-        if (lock.value.equals(this.protocol.read(lock.key.name))) {
+        if (lock.value.equals(this.parts.protocol.read(lock.key.name))) {
             return true;
         }
         lock.markLost();
@@ -196,7 +142,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
      */
     boolean release(HeldLock lock, long keepMillis) {
         boolean wasHeld = lock.markReleased();
-        return this.waiting.release(lock, wasHeld, wasHeld ? keepMillis : 0);
+        return this.parts.waiting.release(lock, wasHeld, wasHeld ? keepMillis : 0);
     }
 
     /** An extension of a lock passed on within this application found the key no longer ours. */
@@ -206,16 +152,6 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
         }
     }
 
-    /** A hand-off message for the key: the waiting component takes it. */
-    private void handedOver(String key) {
-        this.waiting.handedOver(key);
-    }
-
-    /** The hand-off channel of these keys is listened to (again): their waiters look at Redis. */
-    private void subscribed(Predicate<String> keys) {
-        this.waiting.lookNow(keys);
-    }
-
     @Override
     public void listen(StoreListener listener) {
         this.listener = listener;
@@ -223,12 +159,12 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
 
     @Override
     public String describe() {
-        return this.description;
+        return this.parts.description;
     }
 
     @Override
     public Map<String, Integer> waiting() {
-        return this.waiting.waitingThreads();
+        return this.parts.waiting.waitingThreads();
     }
 
     /** Hand-offs taken over, for the meters. */
@@ -244,7 +180,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
      * Each holder still gets its own, larger fencing token.
      */
     public void setLocalHandoverLimit(int limit) {
-        this.waiting.handoverLimit(limit);
+        this.parts.waiting.handoverLimit(limit);
     }
 
     /**
@@ -252,18 +188,18 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
      * it took the key in Redis (default 50 ms): other applications wait for at most about this long more.
      */
     public void setLocalHandoverTimeLimit(Duration limit) {
-        this.waiting.handoverTimeLimit(limit);
+        this.parts.waiting.handoverTimeLimit(limit);
     }
 
     /** How long this instance's registry entries outlive it (default 30 s; refreshed every third of it). */
     public void setInstanceTtl(Duration ttl) {
-        this.entries.ttl(ttl);
+        this.parts.entries.ttl(ttl);
     }
 
     /** Who holds the key now, whichever application (see {@link HolderView}). */
     @Override
     public LockInspection inspect(String key) {
-        return this.holders.inspect(key);
+        return this.parts.holders.inspect(key);
     }
 
     /**
@@ -272,14 +208,14 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
      */
     @Override
     public void publishInstance(InstanceInfo self, String ownerId) {
-        this.entries.ask(self, ownerId);
+        this.parts.entries.ask(self, ownerId);
     }
 
     /** The registry entry, if asked for, is written (the hand-off subscription opens on the first wait). */
     @Override
     public void start() {
         this.running = true;
-        this.entries.start();
+        this.parts.entries.start();
     }
 
     /**
@@ -290,8 +226,7 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
     @Override
     public void stop() {
         this.running = false;
-        this.entries.stop();
-        this.channel.close();
+        this.parts.stop();
     }
 
     @Override
@@ -308,9 +243,6 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
     @Override
     public void close() {
         stop();
-        this.queueWork.shutdown();
-        if (this.ownScheduler != null) {
-            this.ownScheduler.shutdownNow();
-        }
+        this.parts.shutdownThreads();
     }
 }

@@ -1,8 +1,8 @@
 /**
  * The single-Redis store: {@code RedisLockStore} (public: a {@code LockStore} with its settings and its lifecycle
  * as a bean) under the store-neutral {@code io.github.redislock.engine.LockEngine}; {@code RedisLockClient} is
- * that engine built in one constructor call. The store wires the Redis parts, each with one job and the only owner
- * of its state:
+ * that engine built in one constructor call. {@code RedisStoreParts} builds the store's Redis parts and wires them
+ * to each other, each with one job and the only owner of its state:
  * <ul>
  * <li>{@code RedisLockProtocol} (behind the {@code LockProtocol} seam): the Lua scripts, their arguments and
  * typed replies, over {@code LockCommands} (Boot's shared Lettuce connection or a

@@ -143,6 +143,7 @@ class RedisLockMetricsTest {
 
     @Test
     void failedRenewalRoundsAreCounted() {
+        // A server of its own: failOneRound freezes it, which would stall the class's shared one for the other tests.
         try (RedisServer own = RedisServer.start()) {
             runner(own).withPropertyValues("spring.data.redis.timeout=300ms").run((context) -> {
                 MeterRegistry meters = context.getBean(MeterRegistry.class);

@@ -214,6 +214,7 @@ class RedisLocksEndpointTest {
 
     @Test
     void showsFailingRenewalUntilARoundSucceedsAgain() {
+        // A server of its own: failOneRound freezes it, which would stall the class's shared one for the other tests.
         try (RedisServer own = RedisServer.start()) {
             runner(own).withPropertyValues("spring.data.redis.timeout=300ms").run((context) -> {
                 LockEngine client = context.getBean(LockEngine.class);

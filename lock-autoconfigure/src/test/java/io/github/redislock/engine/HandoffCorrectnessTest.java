@@ -198,6 +198,7 @@ class HandoffCorrectnessTest {
         String key = "frozen";
         String redisKey = LockApplication.PREFIX + key;
         Duration timeout = Duration.ofMillis(300);
+        // A server of its own: the test freezes it, which would stall the class's shared one for the other tests.
         try (RedisServer server = RedisServer.start();
                 LockApplication x = LockApplication.start(server, "spring.data.redis.timeout=" + timeout.toMillis()
                         + "ms", "redis-lock.lease-time=30s");

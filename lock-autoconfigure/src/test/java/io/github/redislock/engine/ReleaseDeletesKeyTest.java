@@ -154,6 +154,7 @@ class ReleaseDeletesKeyTest {
 
     @Test
     void fencingTokenIncreasesAcrossARedisRestartThatLostTheKey() throws Exception {
+        // A server of its own: the test restarts it, which would empty the class's shared one under its other tests.
         try (RedisServer server = RedisServer.start();
                 LockApplication first = LockApplication.start(server);
                 LockApplication second = LockApplication.start(server)) {

@@ -41,6 +41,7 @@ class RestrictedRedisUserTest {
             throws Exception {
         // The example in docs/security.md for a service with key-prefix "engine-test:".
         setUser("resetchannels", "&" + LockApplication.PREFIX + "~lock~*");
+        // A second server, the class's server's replica, for this test alone.
         try (RedisServer replica = RedisServer.builder()
             .arguments("--replicaof", redis.server().host(), String.valueOf(redis.server().port()))
             .start()) {

@@ -8,11 +8,11 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
 import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.support.TestConnections;
-import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -28,7 +28,8 @@ class CompanionNamespaceTest {
 
     private static final String ORDER = "{tenant-1}:order:42";
 
-    private static RedisServer redis;
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.flushedAfterEach();
 
     private static LettuceConnectionFactory connections;
 
@@ -38,8 +39,7 @@ class CompanionNamespaceTest {
 
     @BeforeAll
     static void startRedis() {
-        redis = RedisServer.start();
-        connections = TestConnections.lettuce(redis, Duration.ofSeconds(5));
+        connections = TestConnections.lettuce(redis.server(), Duration.ofSeconds(5));
         holderClient = new RedisLockClient(connections, "");
         waiterClient = new RedisLockClient(connections, "");
     }
@@ -49,12 +49,6 @@ class CompanionNamespaceTest {
         holderClient.close();
         waiterClient.close();
         connections.destroy();
-        redis.close();
-    }
-
-    @AfterEach
-    void flush() {
-        redis.flushAll();
     }
 
     @Test

@@ -12,11 +12,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.redislock.LockHandle;
 import io.github.redislock.support.TestConnections;
-import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -25,24 +24,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class FencingTokenTest {
 
-    private static RedisServer redis;
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.flushedAfterEach();
 
     private static final List<LettuceConnectionFactory> factories = new ArrayList<>();
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisServer.start();
-    }
 
     @AfterAll
     static void stopRedis() {
         factories.forEach(LettuceConnectionFactory::destroy);
-        redis.close();
-    }
-
-    @AfterEach
-    void flush() {
-        redis.flushAll();
     }
 
     private static RedisLockClient newClient() {
@@ -50,7 +39,7 @@ class FencingTokenTest {
     }
 
     private static LettuceConnectionFactory newFactory() {
-        LettuceConnectionFactory factory = TestConnections.lettuce(redis, Duration.ofSeconds(5));
+        LettuceConnectionFactory factory = TestConnections.lettuce(redis.server(), Duration.ofSeconds(5));
         factories.add(factory);
         return factory;
     }

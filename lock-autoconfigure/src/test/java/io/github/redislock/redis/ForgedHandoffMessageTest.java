@@ -11,12 +11,12 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.support.TestConnections;
-import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.RedisServerExtension;
 import io.github.redislock.testsupport.RespConnection;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -33,22 +33,17 @@ import static org.awaitility.Awaitility.await;
  */
 class ForgedHandoffMessageTest {
 
-    private RedisServer redis;
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.perTest();
 
     private final List<LettuceConnectionFactory> factories = new ArrayList<>();
 
     private final List<TestRedisClient> clients = new ArrayList<>();
 
-    @BeforeEach
-    void startRedis() {
-        this.redis = RedisServer.start();
-    }
-
     @AfterEach
     void stopRedis() {
         this.clients.forEach(TestRedisClient::close);
         this.factories.forEach(TestConnections::destroy);
-        this.redis.close();
     }
 
     @Test
@@ -60,9 +55,9 @@ class ForgedHandoffMessageTest {
         awaitParkedForNotification(waiterThread(waiterClient, "hot", new CompletableFuture<>(), handles));
         String channel = KeySlots.handoffChannelPrefix("", "hot", false) + waiterClient.clientId();
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
-            .until(() -> ((List<?>) this.redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(1L));
-        this.redis.command("CONFIG", "RESETSTAT");
-        try (RespConnection attacker = RespConnection.open(this.redis.host(), this.redis.port(),
+            .until(() -> ((List<?>) redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(1L));
+        redis.command("CONFIG", "RESETSTAT");
+        try (RespConnection attacker = RespConnection.open(redis.server().host(), redis.server().port(),
                 Duration.ofSeconds(5))) {
             for (int i = 0; i < 5_000; i++) {
                 attacker.command("PUBLISH", channel, "forged-" + i);
@@ -73,7 +68,7 @@ class ForgedHandoffMessageTest {
         }
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1)).until(() -> scriptCalls() >= 1);
         // No release went to Redis for a forged key: only a release (unlock.lua) removes queue entries.
-        assertThat(commandCalls("hdel")).as((String) this.redis.command("INFO", "commandstats")).isZero();
+        assertThat(commandCalls("hdel")).as((String) redis.command("INFO", "commandstats")).isZero();
         assertThat(commandCalls("lrem")).isZero();
         holder.close();
         await().atMost(Duration.ofSeconds(10)).until(() -> handles.size() == 1);
@@ -97,7 +92,7 @@ class ForgedHandoffMessageTest {
             // Queued, then gives up: its queue entry is taken out in the background.
             assertThat(acquire(waiterClient, List.of("hot"), Duration.ofMillis(200).toNanos(), 30_000)).isNull();
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
-                .until(() -> this.redis.command("HLEN", KeySlots.queueEntriesKey("hot")).equals(0L));
+                .until(() -> redis.command("HLEN", KeySlots.queueEntriesKey("hot")).equals(0L));
             assertThat(tasks).hasValue(0);
             holder.close();
         }
@@ -107,7 +102,7 @@ class ForgedHandoffMessageTest {
     }
 
     private TestRedisClient client(@Nullable ScheduledThreadPoolExecutor scheduler) {
-        LettuceConnectionFactory factory = TestConnections.lettuce(this.redis, Duration.ofSeconds(5));
+        LettuceConnectionFactory factory = TestConnections.lettuce(redis.server(), Duration.ofSeconds(5));
         this.factories.add(factory);
         // Only messages make the waiter look at Redis: no timed look within the test.
         TestRedisClient client = TestRedisClient.of(factory, "", Duration.ofSeconds(30), LockLossListener.NONE,
@@ -118,7 +113,7 @@ class ForgedHandoffMessageTest {
 
     private long scriptCalls() {
         long calls = 0;
-        for (String line : ((String) this.redis.command("INFO", "commandstats")).split("\r\n")) {
+        for (String line : ((String) redis.command("INFO", "commandstats")).split("\r\n")) {
             if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
                 calls += field(line, "calls=") - field(line, "failed_calls=");
             }
@@ -128,7 +123,7 @@ class ForgedHandoffMessageTest {
 
     /** How often Redis ran the command (also inside scripts) since the statistics were reset. */
     private long commandCalls(String command) {
-        for (String line : ((String) this.redis.command("INFO", "commandstats")).split("\r\n")) {
+        for (String line : ((String) redis.command("INFO", "commandstats")).split("\r\n")) {
             if (line.startsWith("cmdstat_" + command + ":")) {
                 return field(line, "calls=");
             }

@@ -17,10 +17,10 @@ import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.support.TestConnections;
 import io.github.redislock.support.TestConnections.ClientLibrary;
-import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -65,22 +65,17 @@ class HoldAtLeastTest {
 
     private static final long LONG_WAIT = TimeUnit.SECONDS.toNanos(20);
 
-    private RedisServer redis;
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.perTest();
 
     private final List<RedisConnectionFactory> factories = new ArrayList<>();
 
     private final List<TestRedisClient> clients = new ArrayList<>();
 
-    @BeforeEach
-    void startRedis() {
-        this.redis = RedisServer.start();
-    }
-
     @AfterEach
     void stopRedis() {
         this.clients.forEach(TestRedisClient::close);
         this.factories.forEach(TestConnections::destroy);
-        this.redis.close();
     }
 
     /**
@@ -88,7 +83,7 @@ class HoldAtLeastTest {
      * promptly after the minimum was told to look.
      */
     private TestRedisClient client() {
-        RedisConnectionFactory factory = this.library.connect(this.redis, Duration.ofSeconds(5));
+        RedisConnectionFactory factory = this.library.connect(redis.server(), Duration.ofSeconds(5));
         this.factories.add(factory);
         TestRedisClient client = TestRedisClient.of(factory, "", Duration.ofSeconds(30), LockLossListener.NONE, null,
                 Duration.ofSeconds(60));
@@ -101,13 +96,13 @@ class HoldAtLeastTest {
      * lease, or a minute) and nothing but a message or a release here wakes them sooner.
      */
     private TestRedisClient subscribed(TestRedisClient client) {
-        this.redis.command("SET", "subscribe-first", "someone:1", "PX", "30000");
+        redis.command("SET", "subscribe-first", "someone:1", "PX", "30000");
         assertThatThrownBy(() -> client.acquire(LockRequest.of("subscribe-first", Duration.ofMillis(10), null)))
                 .isInstanceOf(LockNotAcquiredException.class);
         String channel = KeySlots.handoffChannelPrefix("", "any", false) + client.clientId();
         await("the hand-off subscription").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
-                .until(() -> ((List<?>) this.redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(1L));
-        this.redis.command("DEL", "subscribe-first");
+                .until(() -> ((List<?>) redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(1L));
+        redis.command("DEL", "subscribe-first");
         return client;
     }
 
@@ -120,12 +115,12 @@ class HoldAtLeastTest {
         TestRedisClient client = client();
         long before = System.nanoTime();
         LockHandle handle = client.acquire(held("job", HOLD));
-        this.redis.command("CONFIG", "RESETSTAT");
+        redis.command("CONFIG", "RESETSTAT");
         handle.close();
-        long pttl = (Long) this.redis.command("PTTL", "job");
+        long pttl = (Long) redis.command("PTTL", "job");
         long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - before) + 1;
         assertThat(scriptRuns()).as("the release that keeps the key is one script, one round trip").isEqualTo(1);
-        assertThat(this.redis.command("GET", "job")).isEqualTo("~kept:" + handle.fencingToken());
+        assertThat(redis.command("GET", "job")).isEqualTo("~kept:" + handle.fencingToken());
         assertThat(pttl).isBetween(HOLD.toMillis() - elapsedMillis, HOLD.toMillis());
         assertThat(handle.isHeld()).isFalse();
         // Nobody enters it: not this thread (reentrancy ended with the handle), not another application.
@@ -133,7 +128,7 @@ class HoldAtLeastTest {
         assertThatThrownBy(() -> client().acquire(LockRequest.of("job", Duration.ZERO, null)))
                 .isInstanceOf(LockNotAcquiredException.class);
         await("the kept key to expire").atMost(HOLD.multipliedBy(3)).pollInterval(Duration.ofMillis(1))
-                .until(() -> (Long) this.redis.command("PTTL", "job") == -2L);
+                .until(() -> (Long) redis.command("PTTL", "job") == -2L);
     }
 
     @Test
@@ -146,7 +141,7 @@ class HoldAtLeastTest {
         Thread thread = waiterThread(waiter, "job", acquiredAt, handles);
         awaitParkedForNotification(thread);
         first.close();
-        assertThat((String) this.redis.command("GET", "job")).as("kept, not handed to the waiter").startsWith("~kept:");
+        assertThat((String) redis.command("GET", "job")).as("kept, not handed to the waiter").startsWith("~kept:");
         acquiredAt.get(10, TimeUnit.SECONDS);
         LockHandle next = handles.get(0);
         assertThat(next.fencingToken() - first.fencingToken()).as("Redis time between the two acquisitions, µs")
@@ -203,7 +198,7 @@ class HoldAtLeastTest {
         await("the minimum to pass").atMost(hold.multipliedBy(20)).pollInterval(Duration.ofMillis(1))
                 .until(() -> System.nanoTime() - acquired >= hold.toNanos());
         handle.close();
-        assertThat(this.redis.command("GET", "job")).isNull();
+        assertThat(redis.command("GET", "job")).isNull();
         assertThat(client.state().kept()).isEmpty();
     }
 
@@ -214,8 +209,8 @@ class HoldAtLeastTest {
         assertThatThrownBy(() -> template.execute(held("job", LONG_HOLD), () -> {
             throw new IllegalStateException("job failed");
         })).hasMessage("job failed");
-        assertThat((String) this.redis.command("GET", "job")).startsWith("~kept:");
-        assertThat((Long) this.redis.command("PTTL", "job")).isBetween(1L, LONG_HOLD.toMillis());
+        assertThat((String) redis.command("GET", "job")).startsWith("~kept:");
+        assertThat((Long) redis.command("PTTL", "job")).isBetween(1L, LONG_HOLD.toMillis());
     }
 
     @Test
@@ -225,15 +220,15 @@ class HoldAtLeastTest {
         CompletableFuture<String> work = new CompletableFuture<>();
         CompletableFuture<String> result = template.executeAsync(held("job", LONG_HOLD), () -> work);
         long called = System.nanoTime();
-        String holder = (String) this.redis.command("GET", "job");
+        String holder = (String) redis.command("GET", "job");
         assertThat(holder).as("held by the work's token while it runs").doesNotStartWith("~");
         await("some of the minimum to pass").atMost(PASSED.multipliedBy(10)).pollInterval(Duration.ofMillis(1))
                 .until(() -> System.nanoTime() - called >= PASSED.toNanos());
-        assertThat(this.redis.command("GET", "job")).isEqualTo(holder);
+        assertThat(redis.command("GET", "job")).isEqualTo(holder);
         work.complete("done");
         assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("done");
-        assertThat((String) this.redis.command("GET", "job")).startsWith("~kept:");
-        assertThat((Long) this.redis.command("PTTL", "job")).isBetween(1L, LONG_HOLD.minus(PASSED).toMillis());
+        assertThat((String) redis.command("GET", "job")).startsWith("~kept:");
+        assertThat((Long) redis.command("PTTL", "job")).isBetween(1L, LONG_HOLD.minus(PASSED).toMillis());
     }
 
     @Test
@@ -245,10 +240,10 @@ class HoldAtLeastTest {
                 .until(() -> System.nanoTime() - acquired >= PASSED.toNanos());
         LockHandle inner = client.acquire(held("job", LONG_HOLD));
         inner.close();
-        assertThat(this.redis.command("GET", "job")).as("still the outer holder's").isEqualTo(outer.token());
+        assertThat(redis.command("GET", "job")).as("still the outer holder's").isEqualTo(outer.token());
         outer.close();
         // Counted from the inner acquisition the key would be kept for about the whole minimum.
-        assertThat((Long) this.redis.command("PTTL", "job")).isBetween(1L, LONG_HOLD.minus(PASSED).toMillis());
+        assertThat((Long) redis.command("PTTL", "job")).isBetween(1L, LONG_HOLD.minus(PASSED).toMillis());
     }
 
     @Test
@@ -258,8 +253,8 @@ class HoldAtLeastTest {
                 .holdAtLeast(LONG_HOLD));
         both.close();
         for (String key : List.of("a", "b")) {
-            assertThat((String) this.redis.command("GET", key)).startsWith("~kept:");
-            assertThat((Long) this.redis.command("PTTL", key)).isBetween(1L, LONG_HOLD.toMillis());
+            assertThat((String) redis.command("GET", key)).startsWith("~kept:");
+            assertThat((Long) redis.command("PTTL", key)).isBetween(1L, LONG_HOLD.toMillis());
         }
         assertThat(client.state().kept()).extracting(LockEngineState.KeptKey::key).containsExactly("a", "b");
     }
@@ -268,9 +263,9 @@ class HoldAtLeastTest {
     void aLockLostBeforeItsWorkEndedIsNotRecreated() {
         TestRedisClient client = client();
         LockHandle handle = client.acquire(held("job", HOLD));
-        this.redis.command("DEL", "job");
+        redis.command("DEL", "job");
         handle.close();
-        assertThat(this.redis.command("GET", "job")).isNull();
+        assertThat(redis.command("GET", "job")).isNull();
         assertThat(handle.isLost()).isTrue();
         assertThat(client.state().kept()).isEmpty();
     }
@@ -287,14 +282,14 @@ class HoldAtLeastTest {
             assertThat(Duration.between(kept.heldSince(), kept.keptUntil())).isGreaterThanOrEqualTo(HOLD);
         });
         await("the kept key to expire").atMost(HOLD.multipliedBy(3)).pollInterval(Duration.ofMillis(1))
-                .until(() -> (Long) this.redis.command("PTTL", "job") == -2L);
+                .until(() -> (Long) redis.command("PTTL", "job") == -2L);
         await("the engine to forget it").atMost(HOLD).pollInterval(Duration.ofMillis(1))
                 .until(() -> client.state().kept().isEmpty());
     }
 
     @Test
     void aKeptKeyOutlivesLocalHandOversThatCountedPastTheClock() {
-        RedisConnectionFactory factory = this.library.connect(this.redis, Duration.ofSeconds(5));
+        RedisConnectionFactory factory = this.library.connect(redis.server(), Duration.ofSeconds(5));
         this.factories.add(factory);
         LockProtocol protocol = RedisLockClientTestSupport.protocol(factory);
         LockKey key = new LockKey("job");
@@ -303,8 +298,8 @@ class HoldAtLeastTest {
         // next holder take the key with a smaller fence, so the key lives until the clock has passed it.
         long ahead = taken.fence() + 2_000_000;
         assertThat(protocol.release(key, "token-a:" + taken.fence(), null, ahead, 1)).isTrue();
-        assertThat(this.redis.command("GET", "job")).isEqualTo("~kept:" + ahead);
-        assertThat((Long) this.redis.command("PTTL", "job")).isBetween(1_000L, 2_001L);
+        assertThat(redis.command("GET", "job")).isEqualTo("~kept:" + ahead);
+        assertThat((Long) redis.command("PTTL", "job")).isBetween(1_000L, 2_001L);
     }
 
     @Test
@@ -318,7 +313,7 @@ class HoldAtLeastTest {
 
     private long scriptRuns() {
         long runs = 0;
-        for (String line : ((String) this.redis.command("INFO", "commandstats")).split("\r\n")) {
+        for (String line : ((String) redis.command("INFO", "commandstats")).split("\r\n")) {
             if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
                 runs += field(line, "calls=") - field(line, "failed_calls=");
             }

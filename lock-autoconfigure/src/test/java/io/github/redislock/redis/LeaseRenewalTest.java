@@ -17,10 +17,10 @@ import io.github.redislock.LockLossDetection;
 import io.github.redislock.support.ManualScheduler;
 import io.github.redislock.support.TestConnections;
 import io.github.redislock.support.TestConnections.ClientLibrary;
-import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -43,7 +43,8 @@ class LeaseRenewalTest {
     /** The lease of the ticked tests: so long that only the test's ticks and PEXPIREs change a TTL. */
     private static final Duration LONG_LEASE = Duration.ofSeconds(30);
 
-    private RedisServer redis;
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.perTest();
 
     private final List<RedisConnectionFactory> factories = new ArrayList<>();
 
@@ -54,16 +55,10 @@ class LeaseRenewalTest {
     record Loss(String key, String token, long fence, LockLossDetection detection, long atNanos) {
     }
 
-    @BeforeEach
-    void startRedis() {
-        this.redis = RedisServer.start();
-    }
-
     @AfterEach
     void stopRedis() {
         this.clients.forEach(RedisLockClient::close);
         this.factories.forEach(TestConnections::destroy);
-        this.redis.close();
     }
 
     private RedisLockClient client(ScheduledExecutorService scheduler) {
@@ -77,7 +72,7 @@ class LeaseRenewalTest {
         // timed out" at the 799th of oneRoundTripRenewsAThousandLocks' acquisitions, whose 10-minute lease missed
         // an equality test): they get 5 s, as the other engine tests do.
         Duration commandTimeout = (lease.compareTo(LONG_LEASE) >= 0) ? Duration.ofSeconds(5) : Duration.ofMillis(300);
-        RedisConnectionFactory factory = this.library.connect(this.redis, commandTimeout);
+        RedisConnectionFactory factory = this.library.connect(redis.server(), commandTimeout);
         this.factories.add(factory);
         RedisLockClient client = new RedisLockClient(factory, "", lease,
                 (key, token, fence, detection) -> this.losses.add(new Loss(key, token, fence, detection, System.nanoTime())),
@@ -102,9 +97,9 @@ class LeaseRenewalTest {
             }
             assertThat(attempts).isGreaterThan(10);
             assertThat(handle.isHeld()).isTrue();
-            assertThat(this.redis.command("GET", "job")).isEqualTo(handle.token());
+            assertThat(redis.command("GET", "job")).isEqualTo(handle.token());
         }
-        assertThat(LockValues.held(this.redis.command("GET", "job"))).isFalse();
+        assertThat(LockValues.held(redis.command("GET", "job"))).isFalse();
         assertThat(this.losses).isEmpty();
     }
 
@@ -116,9 +111,9 @@ class LeaseRenewalTest {
         for (int i = 0; i < 1_000; i++) {
             handles.add(acquire(client, List.of("many:" + i), 0, 0, true));
         }
-        this.redis.command("CONFIG", "RESETSTAT");
+        redis.command("CONFIG", "RESETSTAT");
         client.renewNow();
-        String stats = (String) this.redis.command("INFO", "commandstats");
+        String stats = (String) redis.command("INFO", "commandstats");
         assertThat(scriptCalls(stats)).isEqualTo(1);
         assertThat(stats).contains("cmdstat_pexpire:calls=1000");
         handles.forEach(LockHandle::close);
@@ -137,16 +132,16 @@ class LeaseRenewalTest {
                 .containsExactly(Duration.ofSeconds(10));
         for (int round = 1; round <= 2; round++) {
             for (String key : keys) {
-                this.redis.command("PEXPIRE", key, "1000");
+                redis.command("PEXPIRE", key, "1000");
             }
-            this.redis.command("CONFIG", "RESETSTAT");
+            redis.command("CONFIG", "RESETSTAT");
             scheduler.tick();
-            String stats = (String) this.redis.command("INFO", "commandstats");
+            String stats = (String) redis.command("INFO", "commandstats");
             assertThat(scriptCalls(stats)).as("script runs in tick %d", round).isEqualTo(1);
             assertThat(stats).contains("cmdstat_pexpire:calls=3,");
             for (int i = 0; i < keys.size(); i++) {
-                assertThat(this.redis.command("GET", keys.get(i))).isEqualTo(handles.get(i).token());
-                assertThat((Long) this.redis.command("PTTL", keys.get(i))).as("PTTL of %s", keys.get(i))
+                assertThat(redis.command("GET", keys.get(i))).isEqualTo(handles.get(i).token());
+                assertThat((Long) redis.command("PTTL", keys.get(i))).as("PTTL of %s", keys.get(i))
                         .isBetween(LONG_LEASE.minusSeconds(1).toMillis(), LONG_LEASE.toMillis());
             }
         }
@@ -160,7 +155,7 @@ class LeaseRenewalTest {
         ManualScheduler scheduler = new ManualScheduler();
         RedisLockClient client = client(scheduler, LONG_LEASE);
         LockHandle handle = acquire(client, List.of("job"), 0, 0, true);
-        this.redis.command("DEL", "job");
+        redis.command("DEL", "job");
         assertThat(handle.isHeld()).as("nothing has looked at Redis yet").isTrue();
         scheduler.tick();
         assertThat(handle.isHeld()).isFalse();
@@ -175,7 +170,7 @@ class LeaseRenewalTest {
         handle.close();
         scheduler.tick();
         assertThat(this.losses).as("the loss is signalled once").hasSize(1);
-        assertThat(this.redis.command("EXISTS", "job")).as("renewal never recreates a key").isEqualTo(0L);
+        assertThat(redis.command("EXISTS", "job")).as("renewal never recreates a key").isEqualTo(0L);
     }
 
     @Test
@@ -185,18 +180,18 @@ class LeaseRenewalTest {
         LockHandle kept = acquire(client, List.of("kept"), 0, 0, true);
         LockHandle closed = acquire(client, List.of("closed"), 0, 0, true);
         closed.close();
-        assertThat(this.redis.command("EXISTS", "closed")).isEqualTo(0L);
-        this.redis.command("CONFIG", "RESETSTAT");
+        assertThat(redis.command("EXISTS", "closed")).isEqualTo(0L);
+        redis.command("CONFIG", "RESETSTAT");
         scheduler.tick();
-        assertThat((String) this.redis.command("INFO", "commandstats"))
+        assertThat((String) redis.command("INFO", "commandstats"))
                 .as("only the lock still held is renewed").contains("cmdstat_pexpire:calls=1,");
-        assertThat(this.redis.command("EXISTS", "closed")).isEqualTo(0L);
+        assertThat(redis.command("EXISTS", "closed")).isEqualTo(0L);
         kept.close();
-        this.redis.command("CONFIG", "RESETSTAT");
+        redis.command("CONFIG", "RESETSTAT");
         scheduler.tick();
-        String stats = (String) this.redis.command("INFO", "commandstats");
+        String stats = (String) redis.command("INFO", "commandstats");
         assertThat(scriptCalls(stats)).as("nothing left to renew, nothing sent").isZero();
-        assertThat(this.redis.command("DBSIZE")).isEqualTo(0L);
+        assertThat(redis.command("DBSIZE")).isEqualTo(0L);
         assertThat(this.losses).isEmpty();
     }
 
@@ -207,14 +202,14 @@ class LeaseRenewalTest {
         LockHandle fixed = acquire(client, List.of("fixed"), 0, LONG_LEASE.toMillis());
         assertThat(scheduler.periods()).as("no renewal task for fixed leases alone").isEmpty();
         LockHandle renewed = acquire(client, List.of("renewed"), 0, 0, true);
-        this.redis.command("PEXPIRE", "fixed", "5000");
-        this.redis.command("PEXPIRE", "renewed", "5000");
-        this.redis.command("CONFIG", "RESETSTAT");
+        redis.command("PEXPIRE", "fixed", "5000");
+        redis.command("PEXPIRE", "renewed", "5000");
+        redis.command("CONFIG", "RESETSTAT");
         scheduler.tick();
         scheduler.tick();
-        assertThat((String) this.redis.command("INFO", "commandstats")).contains("cmdstat_pexpire:calls=2,");
-        assertThat((Long) this.redis.command("PTTL", "fixed")).isBetween(0L, 5000L);
-        assertThat((Long) this.redis.command("PTTL", "renewed")).isGreaterThan(5000L);
+        assertThat((String) redis.command("INFO", "commandstats")).contains("cmdstat_pexpire:calls=2,");
+        assertThat((Long) redis.command("PTTL", "fixed")).isBetween(0L, 5000L);
+        assertThat((Long) redis.command("PTTL", "renewed")).isGreaterThan(5000L);
         assertThat(fixed.isHeld()).isTrue();
         fixed.close();
         renewed.close();
@@ -225,7 +220,7 @@ class LeaseRenewalTest {
     void renewalNeverTouchesAKeyThatIsNotOursAndSignalsTheLoss() throws Exception {
         RedisLockClient client = client(Executors.newSingleThreadScheduledExecutor());
         LockHandle handle = acquire(client, List.of("job"), 0, 0, true);
-        this.redis.command("SET", "job", "someone-else", "PX", "5000");
+        redis.command("SET", "job", "someone-else", "PX", "5000");
         client.renewNow();
         Loss loss = this.losses.poll(5, TimeUnit.SECONDS);
         assertThat(loss).isNotNull();
@@ -234,10 +229,10 @@ class LeaseRenewalTest {
         assertThat(loss.token()).isEqualTo(handle.token());
         assertThat(loss.fence()).isEqualTo(handle.fencingToken());
         assertThat(handle.isHeld()).isFalse();
-        assertThat(this.redis.command("GET", "job")).isEqualTo("someone-else");
-        assertThat((Long) this.redis.command("PTTL", "job")).isLessThanOrEqualTo(5000L);
+        assertThat(redis.command("GET", "job")).isEqualTo("someone-else");
+        assertThat((Long) redis.command("PTTL", "job")).isLessThanOrEqualTo(5000L);
         handle.close();
-        assertThat(this.redis.command("GET", "job")).as("release must not delete another holder's key")
+        assertThat(redis.command("GET", "job")).as("release must not delete another holder's key")
                 .isEqualTo("someone-else");
         assertThat(this.losses).as("the loss is signalled once").isEmpty();
     }
@@ -257,7 +252,7 @@ class LeaseRenewalTest {
             handle.close();
             renewing.join();
             client.renewNow();
-            assertThat(LockValues.held(this.redis.command("GET", "job"))).as("iteration %d", i).isFalse();
+            assertThat(LockValues.held(redis.command("GET", "job"))).as("iteration %d", i).isFalse();
         }
         assertThat(this.losses).isEmpty();
     }
@@ -269,7 +264,7 @@ class LeaseRenewalTest {
         LockHandle handle = acquire(client, List.of("job"), 0, 0, true);
         CountDownLatch unblock = new CountDownLatch(1);
         scheduler.execute(() -> awaitQuietly(unblock)); // the renewal thread is starved from here on
-        RedisLockClientTestSupport.awaitGone(this.redis, "job");
+        RedisLockClientTestSupport.awaitGone(redis.server(), "job");
         assertThat(handle.isHeld()).as("the local lease estimate ran out too").isFalse();
         long resumed = System.nanoTime();
         unblock.countDown();
@@ -285,14 +280,14 @@ class LeaseRenewalTest {
     void redisPausedPastTheLeaseIsReportedAsLossWithinOneRenewalPeriodAfterResuming() throws Exception {
         RedisLockClient client = client(null);
         LockHandle handle = acquire(client, List.of("job"), 0, 0, true);
-        this.redis.pause();
+        redis.server().pause();
         long resumed;
         try {
             LockSupport.parkNanos(LEASE.multipliedBy(2).toNanos()); // the fault being injected: a long pause
             assertThat(handle.isHeld()).isFalse();
         }
         finally {
-            this.redis.resume();
+            redis.server().resume();
             resumed = System.nanoTime();
         }
         Loss loss = this.losses.poll(10, TimeUnit.SECONDS);
@@ -314,19 +309,19 @@ class LeaseRenewalTest {
         RedisLockClient client = client(null);
         LockHandle handle = acquire(client, List.of("job"), 0, 0, true);
         Loss loss;
-        this.redis.pause();
+        redis.server().pause();
         try {
             loss = this.losses.poll(10, TimeUnit.SECONDS);
         }
         finally {
-            this.redis.resume();
+            redis.server().resume();
         }
         assertThat(loss).isNotNull();
         assertThat(loss.detection()).isEqualTo(LockLossDetection.RENEWAL);
         assertThat(handle.isLost()).isTrue();
         assertThat(handle.isHeld()).isFalse();
         handle.close();
-        assertThat(this.redis.command("EXISTS", "job")).isEqualTo(0L);
+        assertThat(redis.command("EXISTS", "job")).isEqualTo(0L);
         assertThat(this.losses).isEmpty();
     }
 
@@ -334,8 +329,8 @@ class LeaseRenewalTest {
     void redisKilledAndRestartedMidHoldIsDetectedAsLoss() throws Exception {
         RedisLockClient client = client(null);
         LockHandle handle = acquire(client, List.of("job"), 0, 0, true);
-        this.redis.kill();
-        this.redis.restart();
+        redis.server().kill();
+        redis.server().restart();
         Loss loss = this.losses.poll(10, TimeUnit.SECONDS);
         assertThat(loss).isNotNull();
         assertThat(loss.key()).isEqualTo("job");
@@ -349,7 +344,7 @@ class LeaseRenewalTest {
     void fixedLeaseExpiredBeforeReleaseIsReportedAtRelease() throws Exception {
         RedisLockClient client = client(null);
         LockHandle handle = acquire(client, List.of("job"), 0, 100, false);
-        RedisLockClientTestSupport.awaitGone(this.redis, "job");
+        RedisLockClientTestSupport.awaitGone(redis.server(), "job");
         handle.close();
         Loss loss = this.losses.poll(5, TimeUnit.SECONDS);
         assertThat(loss).isNotNull();

@@ -13,10 +13,10 @@ import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.support.TestConnections;
 import io.github.redislock.support.TestConnections.ClientLibrary;
-import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -40,22 +40,17 @@ class NotifiedWaitingTest {
 
     private static final long LONG_WAIT = TimeUnit.SECONDS.toNanos(20);
 
-    private RedisServer redis;
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.perTest();
 
     private final List<RedisConnectionFactory> factories = new ArrayList<>();
 
     private final List<TestRedisClient> clients = new ArrayList<>();
 
-    @BeforeEach
-    void startRedis() {
-        this.redis = RedisServer.start();
-    }
-
     @AfterEach
     void stopRedis() {
         this.clients.forEach(TestRedisClient::close);
         this.factories.forEach(TestConnections::destroy);
-        this.redis.close();
     }
 
     private TestRedisClient client() {
@@ -66,7 +61,7 @@ class NotifiedWaitingTest {
 
     /** A client whose first waiters look at Redis unasked at least this often. */
     private TestRedisClient client(Duration maxUnnotifiedWait) {
-        RedisConnectionFactory factory = this.library.connect(this.redis, Duration.ofSeconds(5));
+        RedisConnectionFactory factory = this.library.connect(redis.server(), Duration.ofSeconds(5));
         this.factories.add(factory);
         TestRedisClient client = TestRedisClient.of(factory, "", Duration.ofSeconds(30), LockLossListener.NONE, null,
                 maxUnnotifiedWait);
@@ -128,7 +123,7 @@ class NotifiedWaitingTest {
         List<LockHandle> inTurn = eightWaitersInTurn(waiterClient, true);
         // Nine releases, each handing the lock on or deleting it, and eight take-overs, one per hand-off, each
         // confirmed by Redis: nobody woke to find the lock taken.
-        assertThat(scriptCalls()).as((String) this.redis.command("INFO", "commandstats")).isEqualTo(9 + 8);
+        assertThat(scriptCalls()).as((String) redis.command("INFO", "commandstats")).isEqualTo(9 + 8);
         assertThat(inTurn).extracting(LockHandle::token).doesNotHaveDuplicates();
     }
 
@@ -138,7 +133,7 @@ class NotifiedWaitingTest {
         List<LockHandle> inTurn = eightWaitersInTurn(waiterClient, true);
         // The holder's release hands the lock to the application, its first thread takes it over, seven local
         // hand-overs (same renewed lease, no extension needed), and the last thread's release: 3 scripts.
-        assertThat(scriptCalls()).as((String) this.redis.command("INFO", "commandstats")).isEqualTo(3);
+        assertThat(scriptCalls()).as((String) redis.command("INFO", "commandstats")).isEqualTo(3);
         assertThat(inTurn).extracting(LockHandle::token).as("one value in Redis all along").containsOnly(
                 inTurn.get(0).token());
         for (int i = 1; i < inTurn.size(); i++) {
@@ -167,7 +162,7 @@ class NotifiedWaitingTest {
         TestRedisClient waiterClient = subscribed(client());
         List<LockHandle> inTurn = eightWaitersInTurn(waiterClient, false);
         // As above, plus one compare-and-extend per local hand-over: each holder gets its full fixed lease.
-        assertThat(scriptCalls()).as((String) this.redis.command("INFO", "commandstats")).isEqualTo(3 + 7);
+        assertThat(scriptCalls()).as((String) redis.command("INFO", "commandstats")).isEqualTo(3 + 7);
         assertThat(commandCalls("pexpire")).isEqualTo(7);
         assertThat(inTurn).extracting(LockHandle::token).containsOnly(inTurn.get(0).token());
     }
@@ -175,7 +170,7 @@ class NotifiedWaitingTest {
     @Test
     void aLockPassedOnWhoseKeyTurnsOutNoLongerOursIsNeverSilentlyUsed() throws Exception {
         List<String> lost = java.util.Collections.synchronizedList(new ArrayList<>());
-        RedisConnectionFactory factory = this.library.connect(this.redis, Duration.ofSeconds(5));
+        RedisConnectionFactory factory = this.library.connect(redis.server(), Duration.ofSeconds(5));
         this.factories.add(factory);
         TestRedisClient waiterClient = TestRedisClient.of(factory, "", Duration.ofSeconds(30),
                 (key, token, fence, detection) -> lost.add(key + " " + fence + " " + detection), null);
@@ -195,7 +190,7 @@ class NotifiedWaitingTest {
         LockHandle firstHandle = handles.get(0);
         // Lost behind the holder's back (a failover to a replica that missed it, an operator): someone else's
         // lock for half a second.
-        this.redis.command("SET", "hot", "someone-else", "PX", "500");
+        redis.command("SET", "hot", "someone-else", "PX", "500");
         long releasedAt = System.nanoTime();
         firstHandle.close();
         secondIn.get(10, TimeUnit.SECONDS);
@@ -231,7 +226,7 @@ class NotifiedWaitingTest {
             acquired.add(future);
             awaitParkedForNotification(waiterThread(waiterClient, "hot", future, handles, renewed));
         }
-        this.redis.command("CONFIG", "RESETSTAT");
+        redis.command("CONFIG", "RESETSTAT");
         holder.close();
         List<LockHandle> inTurn = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
@@ -245,12 +240,12 @@ class NotifiedWaitingTest {
             }
             // The key holds a token of one of the application's acquisitions, which no other thread can take
             // over in Redis.
-            assertThat(this.redis.command("GET", "hot")).isEqualTo(current.token());
+            assertThat(redis.command("GET", "hot")).isEqualTo(current.token());
             assertThat(current.token()).doesNotStartWith(waiterClient.clientId() + ":");
             inTurn.add(current);
             current.close();
         }
-        assertThat(LockValues.held(this.redis.command("GET", "hot"))).isFalse();
+        assertThat(LockValues.held(redis.command("GET", "hot"))).isFalse();
         return inTurn;
     }
 
@@ -268,8 +263,8 @@ class NotifiedWaitingTest {
             awaitParkedForNotification(waiterThread(waiterClient, key, future, handles));
         }
         String channel = awaitSubscribed(waiterClient);
-        assertThat(listOf(this.redis.command("PUBSUB", "CHANNELS", "*"))).containsExactly(channel);
-        assertThat(listOf(this.redis.command("PUBSUB", "NUMSUB", channel))).containsExactly(channel, 1L);
+        assertThat(listOf(redis.command("PUBSUB", "CHANNELS", "*"))).containsExactly(channel);
+        assertThat(listOf(redis.command("PUBSUB", "NUMSUB", channel))).containsExactly(channel, 1L);
         holders.forEach(LockHandle::close);
         for (CompletableFuture<Long> future : acquired) {
             future.get(10, TimeUnit.SECONDS);
@@ -289,24 +284,24 @@ class NotifiedWaitingTest {
         LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         // First in the queue, then gives up: its entry goes at once.
         assertThat(acquire(impatientClient, List.of("hot"), TimeUnit.MILLISECONDS.toNanos(200), 30_000)).isNull();
-        await().atMost(Duration.ofSeconds(5)).until(() -> listOf(this.redis.command("LRANGE", KeySlots.queueKey("hot"),
+        await().atMost(Duration.ofSeconds(5)).until(() -> listOf(redis.command("LRANGE", KeySlots.queueKey("hot"),
                 "0", "-1")).isEmpty());
         CompletableFuture<Long> acquired = new CompletableFuture<>();
         List<LockHandle> handles = new ArrayList<>();
         awaitParkedForNotification(waiterThread(patientClient, "hot", acquired, handles));
         // A release that hands the lock to the impatient client just as its last waiter left: put its entry back
         // at the head of the queue.
-        this.redis.command("LPUSH", KeySlots.queueKey("hot"), impatientClient.clientId());
-        this.redis.command("HSET", KeySlots.queueEntriesKey("hot"), impatientClient.clientId(),
+        redis.command("LPUSH", KeySlots.queueKey("hot"), impatientClient.clientId());
+        redis.command("HSET", KeySlots.queueEntriesKey("hot"), impatientClient.clientId(),
                 (System.currentTimeMillis() + 30_000) + ":30000:PUBLISH:"
                         + KeySlots.handoffChannelPrefix("", "hot", false) + impatientClient.clientId());
         long released = System.nanoTime();
         holder.close();
         assertThat(Duration.ofNanos(acquired.get(10, TimeUnit.SECONDS) - released)).isLessThan(Duration.ofMillis(500));
         assertThat(handles.get(0).isHeld()).isTrue();
-        assertThat(this.redis.command("GET", "hot")).isEqualTo(handles.get(0).token());
+        assertThat(redis.command("GET", "hot")).isEqualTo(handles.get(0).token());
         // The impatient client left the queue when it passed the lock on.
-        assertThat(listOf(this.redis.command("LRANGE", KeySlots.queueKey("hot"), "0", "-1")))
+        assertThat(listOf(redis.command("LRANGE", KeySlots.queueKey("hot"), "0", "-1")))
                 .containsExactly(patientClient.clientId());
         handles.get(0).close();
     }
@@ -320,39 +315,39 @@ class NotifiedWaitingTest {
         List<LockHandle> handles = new ArrayList<>();
         awaitParkedForNotification(waiterThread(waiterClient, "hot", acquired, handles));
         // A hand-off to the waiting application with 2 s left of the lease the release set, then its message.
-        this.redis.command("SET", "hot", waiterClient.clientId() + ":123", "PX", "2000");
-        this.redis.command("PUBLISH", KeySlots.handoffChannelPrefix("", "hot", false) + waiterClient.clientId(), "hot");
+        redis.command("SET", "hot", waiterClient.clientId() + ":123", "PX", "2000");
+        redis.command("PUBLISH", KeySlots.handoffChannelPrefix("", "hot", false) + waiterClient.clientId(), "hot");
         acquired.get(10, TimeUnit.SECONDS);
         LockHandle handle = handles.get(0);
         assertThat(handle.fencingToken()).isEqualTo(123L);
-        assertThat(this.redis.command("GET", "hot")).isEqualTo(handle.token());
+        assertThat(redis.command("GET", "hot")).isEqualTo(handle.token());
         assertThat(handle.token()).doesNotStartWith(waiterClient.clientId());
         // The waiter's own 30 s lease, set when Redis confirmed the take-over, not what was left of the hand-off.
-        assertThat((Long) this.redis.command("PTTL", "hot")).isGreaterThan(2_000L);
+        assertThat((Long) redis.command("PTTL", "hot")).isGreaterThan(2_000L);
         assertThat(holder.isHeld()).isTrue(); // it was overwritten behind its back: its release finds that out
         holder.close();
         assertThat(holder.isLost()).isTrue();
-        assertThat(this.redis.command("GET", "hot")).isEqualTo(handle.token());
+        assertThat(redis.command("GET", "hot")).isEqualTo(handle.token());
         handle.close();
     }
 
     @Test
     void aHandOffThatExpiredBeforeItsTakeOverIsNotUsed() throws Exception {
         TestRedisClient waiterClient = subscribed(client());
-        this.redis.command("SET", "hot", "someone:1", "PX", "30000");
+        redis.command("SET", "hot", "someone:1", "PX", "30000");
         CompletableFuture<Long> acquired = new CompletableFuture<>();
         List<LockHandle> handles = new ArrayList<>();
         awaitParkedForNotification(waiterThread(waiterClient, "hot", acquired, handles));
         // Handed to the waiting application, but gone before the message arrives (a frozen JVM, say).
-        this.redis.command("SET", "hot", waiterClient.clientId() + ":123", "PX", "1");
-        await().atMost(Duration.ofSeconds(5)).until(() -> this.redis.command("EXISTS", "hot").equals(0L));
-        this.redis.command("PUBLISH", KeySlots.handoffChannelPrefix("", "hot", false) + waiterClient.clientId(), "hot");
+        redis.command("SET", "hot", waiterClient.clientId() + ":123", "PX", "1");
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis.command("EXISTS", "hot").equals(0L));
+        redis.command("PUBLISH", KeySlots.handoffChannelPrefix("", "hot", false) + waiterClient.clientId(), "hot");
         acquired.get(10, TimeUnit.SECONDS);
         LockHandle handle = handles.get(0);
         // Taken free, with a fresh fence and the key holding the thread's own token; nothing of the expired
         // hand-off was trusted.
         assertThat(handle.fencingToken()).isGreaterThan(123L);
-        assertThat(this.redis.command("GET", "hot")).isEqualTo(handle.token());
+        assertThat(redis.command("GET", "hot")).isEqualTo(handle.token());
         handle.close();
     }
 
@@ -369,14 +364,14 @@ class NotifiedWaitingTest {
         acquired.get(0).get(10, TimeUnit.SECONDS);
         LockHandle first = handles.get(0);
         // The same hand-off's message again: the second thread looks at Redis and finds the key its neighbour's.
-        this.redis.command("PUBLISH", KeySlots.handoffChannelPrefix("", "hot", false) + waiterClient.clientId(), "hot");
+        redis.command("PUBLISH", KeySlots.handoffChannelPrefix("", "hot", false) + waiterClient.clientId(), "hot");
         assertThat(acquired.get(1)).failsWithin(Duration.ofMillis(300));
-        assertThat(this.redis.command("GET", "hot")).isEqualTo(first.token());
+        assertThat(redis.command("GET", "hot")).isEqualTo(first.token());
         first.close();
         acquired.get(1).get(10, TimeUnit.SECONDS);
         LockHandle second = handles.get(1);
         assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
-        assertThat(this.redis.command("GET", "hot")).isEqualTo(second.token());
+        assertThat(redis.command("GET", "hot")).isEqualTo(second.token());
         second.close();
     }
 
@@ -384,11 +379,11 @@ class NotifiedWaitingTest {
     void aKeyWithoutExpiryIsLookedAtOnTheTimedRetryNotInABusyLoop() {
         TestRedisClient waiterClient = client(Duration.ofMillis(200));
         // Someone else's lock without a lease (a plain SET, no PX): PTTL says -1.
-        this.redis.command("SET", "hot", "someone-else");
-        this.redis.command("CONFIG", "RESETSTAT");
+        redis.command("SET", "hot", "someone-else");
+        redis.command("CONFIG", "RESETSTAT");
         assertThat(acquire(waiterClient, List.of("hot"), TimeUnit.MILLISECONDS.toNanos(700), 30_000)).isNull();
         // One attempt at the start and one per 200 ms after it, not one every few milliseconds.
-        assertThat(scriptCalls()).as((String) this.redis.command("INFO", "commandstats")).isBetween(2L, 6L);
+        assertThat(scriptCalls()).as((String) redis.command("INFO", "commandstats")).isBetween(2L, 6L);
     }
 
     @Test
@@ -397,13 +392,13 @@ class NotifiedWaitingTest {
         LockHandle holder = acquire(holderClient, List.of("hot"), 0, 30_000);
         // A client that queued and then vanished: its entry expired a second ago.
         long expired = System.currentTimeMillis() - 1_000;
-        this.redis.command("RPUSH", KeySlots.queueKey("hot"), "gone");
-        this.redis.command("HSET", KeySlots.queueEntriesKey("hot"), "gone",
+        redis.command("RPUSH", KeySlots.queueKey("hot"), "gone");
+        redis.command("HSET", KeySlots.queueEntriesKey("hot"), "gone",
                 expired + ":30000:PUBLISH:" + KeySlots.handoffChannelPrefix("", "hot", false) + "gone");
         holder.close();
-        assertThat(this.redis.command("EXISTS", "hot")).isEqualTo(0L);
-        assertThat(this.redis.command("LLEN", KeySlots.queueKey("hot"))).isEqualTo(0L);
-        assertThat(this.redis.command("HLEN", KeySlots.queueEntriesKey("hot"))).isEqualTo(0L);
+        assertThat(redis.command("EXISTS", "hot")).isEqualTo(0L);
+        assertThat(redis.command("LLEN", KeySlots.queueKey("hot"))).isEqualTo(0L);
+        assertThat(redis.command("HLEN", KeySlots.queueEntriesKey("hot"))).isEqualTo(0L);
     }
 
     @Test
@@ -428,7 +423,7 @@ class NotifiedWaitingTest {
         List<LockHandle> handles = new ArrayList<>();
         Thread waiter = waiterThread(waiterClient, "hot", first, handles);
         awaitParkedForNotification(waiter);
-        this.redis.command("CLIENT", "KILL", "TYPE", "pubsub");
+        redis.command("CLIENT", "KILL", "TYPE", "pubsub");
         holder.close();
         assertThat(first.get(10, TimeUnit.SECONDS)).isNotNull();
         LockHandle second = handles.get(0);
@@ -457,11 +452,11 @@ class NotifiedWaitingTest {
         Thread waiter = waiterThread(waiterClient, "hot", acquired, handles);
         awaitParkedForNotification(waiter);
         String channel = awaitSubscribed(waiterClient);
-        this.redis.command("CLIENT", "KILL", "TYPE", "pubsub");
+        redis.command("CLIENT", "KILL", "TYPE", "pubsub");
         // Lettuce reconnects and subscribes again by itself; on Jedis the listener container does, after its
         // back-off.
         await("the subscription to come back").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
-                .until(() -> listOf(this.redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(1L));
+                .until(() -> listOf(redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(1L));
         awaitParkedForNotification(waiter);
         long released = System.nanoTime();
         holder.close();
@@ -480,7 +475,7 @@ class NotifiedWaitingTest {
         waiterClient.close();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(500));
         await("the unsubscribe").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
-                .until(() -> listOf(this.redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(0L));
+                .until(() -> listOf(redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(0L));
         holder.close();
     }
 
@@ -489,10 +484,10 @@ class NotifiedWaitingTest {
      * look at Redis that follows the subscription's confirmation cannot interleave with it.
      */
     private TestRedisClient subscribed(TestRedisClient client) {
-        this.redis.command("SET", "subscribe-first", "someone:1", "PX", "30000");
+        redis.command("SET", "subscribe-first", "someone:1", "PX", "30000");
         assertThat(acquire(client, List.of("subscribe-first"), TimeUnit.MILLISECONDS.toNanos(10), 30_000)).isNull();
         awaitSubscribed(client);
-        this.redis.command("DEL", "subscribe-first");
+        redis.command("DEL", "subscribe-first");
         return client;
     }
 
@@ -504,7 +499,7 @@ class NotifiedWaitingTest {
     private String awaitSubscribed(TestRedisClient client) {
         String channel = KeySlots.handoffChannelPrefix("", "any", false) + client.clientId();
         await("the hand-off subscription").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
-                .until(() -> listOf(this.redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(1L));
+                .until(() -> listOf(redis.command("PUBSUB", "NUMSUB", channel)).get(1).equals(1L));
         return channel;
     }
 
@@ -528,7 +523,7 @@ class NotifiedWaitingTest {
 
     private long scriptCalls() {
         long calls = 0;
-        for (String line : ((String) this.redis.command("INFO", "commandstats")).split("\r\n")) {
+        for (String line : ((String) redis.command("INFO", "commandstats")).split("\r\n")) {
             if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
                 // Runs, not calls: an EVALSHA refused with NOSCRIPT is retried as EVAL.
                 calls += field(line, "calls=") - field(line, "failed_calls=");
@@ -539,7 +534,7 @@ class NotifiedWaitingTest {
 
     /** How often Redis ran the command (also inside scripts) since the statistics were reset. */
     private long commandCalls(String command) {
-        for (String line : ((String) this.redis.command("INFO", "commandstats")).split("\r\n")) {
+        for (String line : ((String) redis.command("INFO", "commandstats")).split("\r\n")) {
             if (line.startsWith("cmdstat_" + command + ":")) {
                 return field(line, "calls=");
             }

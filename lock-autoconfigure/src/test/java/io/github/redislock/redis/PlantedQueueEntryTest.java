@@ -9,11 +9,11 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
 import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.support.TestConnections;
-import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -34,7 +34,8 @@ class PlantedQueueEntryTest {
 
     private static final String PLANTED_ID = "AAAAAAAAAAAAAAAAAAAAAA";
 
-    private static RedisServer redis;
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.flushedAfterEach();
 
     private static LettuceConnectionFactory connections;
 
@@ -42,8 +43,7 @@ class PlantedQueueEntryTest {
 
     @BeforeAll
     static void startRedis() {
-        redis = RedisServer.start();
-        connections = TestConnections.lettuce(redis, Duration.ofSeconds(5));
+        connections = TestConnections.lettuce(redis.server(), Duration.ofSeconds(5));
         client = new RedisLockClient(connections, "");
     }
 
@@ -51,12 +51,6 @@ class PlantedQueueEntryTest {
     static void stopRedis() {
         client.close();
         connections.destroy();
-        redis.close();
-    }
-
-    @AfterEach
-    void flush() {
-        redis.flushAll();
     }
 
     @Test

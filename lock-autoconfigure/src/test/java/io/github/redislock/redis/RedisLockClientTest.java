@@ -11,11 +11,11 @@ import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
 import io.github.redislock.redis.support.LockKeys;
 import io.github.redislock.support.TestConnections;
-import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -28,7 +28,8 @@ class RedisLockClientTest {
 
     private static final long NO_WAIT = 0;
 
-    private static RedisServer redis;
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.flushedAfterEach();
 
     private static LettuceConnectionFactory connections;
 
@@ -36,20 +37,13 @@ class RedisLockClientTest {
 
     @BeforeAll
     static void startRedis() {
-        redis = RedisServer.start();
-        connections = TestConnections.lettuce(redis, Duration.ofSeconds(5));
+        connections = TestConnections.lettuce(redis.server(), Duration.ofSeconds(5));
         client = new RedisLockClient(connections, "");
     }
 
     @AfterAll
     static void stopRedis() {
         connections.destroy();
-        redis.close();
-    }
-
-    @AfterEach
-    void flush() {
-        redis.flushAll();
     }
 
     @Test

@@ -5,10 +5,11 @@ import java.time.Duration;
 import io.github.redislock.LockException;
 import io.github.redislock.LockRequest;
 import io.github.redislock.support.TestConnections;
-import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -21,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class UntrustedKeyTextTest {
 
-    private static RedisServer redis;
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.shared();
 
     private static LettuceConnectionFactory connections;
 
@@ -29,8 +31,7 @@ class UntrustedKeyTextTest {
 
     @BeforeAll
     static void startRedis() {
-        redis = RedisServer.start();
-        connections = TestConnections.lettuce(redis, Duration.ofSeconds(5));
+        connections = TestConnections.lettuce(redis.server(), Duration.ofSeconds(5));
         client = new RedisLockClient(connections, "");
     }
 
@@ -38,7 +39,6 @@ class UntrustedKeyTextTest {
     static void stopRedis() {
         client.close();
         connections.destroy();
-        redis.close();
     }
 
     @Test

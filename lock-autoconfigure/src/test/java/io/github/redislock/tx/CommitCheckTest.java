@@ -8,11 +8,11 @@ import io.github.redislock.LockLostEvent;
 import io.github.redislock.LockLostException;
 import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.engine.LockEngine;
-import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationListener;
@@ -33,7 +33,8 @@ import static org.assertj.core.api.Assertions.tuple;
  */
 class CommitCheckTest {
 
-    private static RedisServer redis;
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.flushedAfterEach();
 
     private static String database;
 
@@ -41,7 +42,6 @@ class CommitCheckTest {
 
     @BeforeAll
     static void start() {
-        redis = RedisServer.start();
         database = TransactionTestSupport.newDatabase("ledger", "CREATE TABLE entries (id VARCHAR(64) PRIMARY KEY)");
         db = TransactionTestSupport.jdbc(database);
     }
@@ -49,12 +49,6 @@ class CommitCheckTest {
     @AfterAll
     static void stop() {
         TransactionTestSupport.drop(database);
-        redis.close();
-    }
-
-    @AfterEach
-    void flush() {
-        redis.flushAll();
     }
 
     @Test
@@ -64,7 +58,7 @@ class CommitCheckTest {
             });
             assertThat(rowExists("held")).isTrue();
             assertThat(context.getBean(Losses.class).all()).isEmpty();
-            assertThat(TransactionTestSupport.exists(redis, key("held"))).isFalse();
+            assertThat(TransactionTestSupport.exists(redis.server(), key("held"))).isFalse();
         });
     }
 
@@ -73,7 +67,7 @@ class CommitCheckTest {
         runner().run((context) -> {
             Ledger ledger = context.getBean(Ledger.class);
             assertThatThrownBy(() -> ledger.recordWithFixedLease("expired",
-                    () -> TransactionTestSupport.awaitGone(redis, key("expired"))))
+                    () -> TransactionTestSupport.awaitGone(redis.server(), key("expired"))))
                     .satisfies((ex) -> assertLockLostAtCommit(ex, "expired"));
             assertThat(rowExists("expired")).isFalse();
             assertThat(context.getBean(Losses.class).all()).extracting(LockLostEvent::getKey,
@@ -132,7 +126,7 @@ class CommitCheckTest {
     void withoutTheRedisCheckAnExpiredFixedLeaseCommitsAndTheLossIsOnlyReportedAtRelease() {
         runner().withPropertyValues("redis-lock.verify-before-commit=false").run((context) -> {
             context.getBean(Ledger.class).recordWithFixedLease("unchecked",
-                    () -> TransactionTestSupport.awaitGone(redis, key("unchecked")));
+                    () -> TransactionTestSupport.awaitGone(redis.server(), key("unchecked")));
             assertThat(rowExists("unchecked")).isTrue();
             assertThat(context.getBean(Losses.class).all()).extracting(LockLostEvent::getKey,
                     LockLostEvent::getDetection).containsExactly(tuple(key("unchecked"), LockLossDetection.RELEASE));
@@ -146,7 +140,7 @@ class CommitCheckTest {
                 .run((context) -> {
                     Ledger ledger = context.getBean(Ledger.class);
                     assertThatThrownBy(() -> ledger.recordWithFixedLease("thrown-late",
-                            () -> TransactionTestSupport.awaitGone(redis, key("thrown-late"))))
+                            () -> TransactionTestSupport.awaitGone(redis.server(), key("thrown-late"))))
                             .isExactlyInstanceOf(LockLostException.class).hasNoCause()
                             .hasMessageContaining("was lost while");
                     assertThat(rowExists("thrown-late")).isTrue();
@@ -170,7 +164,7 @@ class CommitCheckTest {
     }
 
     private ApplicationContextRunner runner() {
-        return TransactionTestSupport.runner(redis, database).withUserConfiguration(Config.class);
+        return TransactionTestSupport.runner(redis.server(), database).withUserConfiguration(Config.class);
     }
 
     /** Writes an entry inside a transaction begun under the entry's lock, then does {@code meanwhile}. */

@@ -5,10 +5,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.redislock.aop.DistributedLockAdvisor;
 import io.github.redislock.annotation.DistributedLock;
-import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -40,25 +40,19 @@ class LockAroundTransactionTest {
 
     static final String KEY = "probe:lock";
 
-    private static RedisServer redis;
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.flushedAfterEach();
 
     private static String database;
 
     @BeforeAll
     static void start() {
-        redis = RedisServer.start();
         database = TransactionTestSupport.newDatabase("probe");
     }
 
     @AfterAll
     static void stop() {
         TransactionTestSupport.drop(database);
-        redis.close();
-    }
-
-    @AfterEach
-    void flush() {
-        redis.flushAll();
     }
 
     @ParameterizedTest
@@ -126,7 +120,7 @@ class LockAroundTransactionTest {
     }
 
     private ApplicationContextRunner runner() {
-        return TransactionTestSupport.runner(redis, database).withUserConfiguration(Config.class);
+        return TransactionTestSupport.runner(redis.server(), database).withUserConfiguration(Config.class);
     }
 
     enum Written {
@@ -154,7 +148,8 @@ class LockAroundTransactionTest {
         private final List<String> events = new CopyOnWriteArrayList<>();
 
         void add(String event) {
-            this.events.add(event + ": " + (TransactionTestSupport.exists(redis, KEY) ? "lock held" : "lock free"));
+            boolean held = TransactionTestSupport.exists(redis.server(), KEY);
+            this.events.add(event + ": " + (held ? "lock held" : "lock free"));
         }
 
         List<String> all() {

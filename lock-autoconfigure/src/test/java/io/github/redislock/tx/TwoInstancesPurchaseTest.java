@@ -12,11 +12,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 import io.github.redislock.annotation.DistributedLock;
-import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -57,23 +56,13 @@ class TwoInstancesPurchaseTest {
      */
     private static final long COMMIT_WORK_MILLIS = 10;
 
-    private static RedisServer redis;
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.flushedAfterEach();
 
     private String database;
 
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
-
     @BeforeEach
     void createShop() {
-        redis.flushAll();
         this.database = TransactionTestSupport.newDatabase("shop",
                 "CREATE TABLE stock (sku VARCHAR(32) PRIMARY KEY, quantity INT NOT NULL)",
                 "CREATE TABLE orders (id BIGINT AUTO_INCREMENT PRIMARY KEY, sku VARCHAR(32) NOT NULL, "
@@ -106,7 +95,7 @@ class TwoInstancesPurchaseTest {
     }
 
     private ApplicationContextRunner runner() {
-        return TransactionTestSupport.runner(redis, this.database).withUserConfiguration(Config.class);
+        return TransactionTestSupport.runner(redis.server(), this.database).withUserConfiguration(Config.class);
     }
 
     /** Runs both instances' buyers together until the stock is sold out; reads the outcome from the database. */

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+/** The server itself: each test starts, stops and signals its own processes, which is what is under test. */
 class RedisServerTest {
 
     @Test

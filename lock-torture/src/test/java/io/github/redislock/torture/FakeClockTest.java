@@ -28,6 +28,7 @@ class FakeClockTest {
 
     @Test
     void stepsTheServersWallClockWhileItRuns() {
+        // The server is started by hand: its environment comes from the clock this test makes first.
         try (FakeClock clock = FakeClock.create(this.directory);
                 RedisServer redis = RedisServer.builder().environment(clock.environment()).start()) {
             assertThat(aheadSeconds(redis)).isCloseTo(0, within(2L));

@@ -2,12 +2,11 @@ package io.github.redislock.torture;
 
 import java.util.List;
 
-import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,24 +16,14 @@ class WitnessTest {
     /** A fencing token of the size of a microsecond clock value, exact in Lua's doubles up to 2^53. */
     private static final long CLOCK_TOKEN = 1_700_000_000_000_123L;
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.flushedAfterEach();
 
     private Witness witness;
 
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
     @BeforeEach
     void connect() {
-        server.flushAll();
-        this.witness = Witness.connect(server.port());
+        this.witness = Witness.connect(redis.server().port());
     }
 
     @AfterEach

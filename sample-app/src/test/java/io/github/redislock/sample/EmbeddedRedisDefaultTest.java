@@ -4,8 +4,10 @@ import java.time.Duration;
 
 import io.github.redislock.sample.redis.EmbeddedRedis;
 import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.RedisServerExtension;
 import io.github.redislock.testsupport.RespConnection;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -19,6 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * port chosen by the test, so that the result does not depend on whether this machine happens to run a Redis.
  */
 class EmbeddedRedisDefaultTest {
+
+    /** The Redis that is already running, or configured, where a test needs one. */
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.flushedAfterEach();
 
     @Test
     void startsLocalRedisWhenNoneIsConfiguredOrRunning() {
@@ -38,23 +44,21 @@ class EmbeddedRedisDefaultTest {
 
     @Test
     void usesRedisAlreadyRunningOnProbePort() {
-        try (RedisServer running = RedisServer.start();
-                ConfigurableApplicationContext app = start(
-                        "--flash-sale.embedded-redis.probe-port=" + running.port())) {
+        try (ConfigurableApplicationContext app = start(
+                "--flash-sale.embedded-redis.probe-port=" + redis.server().port())) {
             assertThat(app.getBeansOfType(EmbeddedRedis.class)).isEmpty();
             app.getBean(StringRedisTemplate.class).opsForValue().set("flash-sale:probe", "here");
-            assertThat(running.command("GET", "flash-sale:probe")).isEqualTo("here");
+            assertThat(redis.command("GET", "flash-sale:probe")).isEqualTo("here");
         }
     }
 
     @Test
     void usesConfiguredRedis() {
-        try (RedisServer configured = RedisServer.start();
-                ConfigurableApplicationContext app = start("--spring.data.redis.url=" + configured.url(),
-                        "--flash-sale.embedded-redis.probe-port=" + UnusedPort.find())) {
+        try (ConfigurableApplicationContext app = start("--spring.data.redis.url=" + redis.url(),
+                "--flash-sale.embedded-redis.probe-port=" + UnusedPort.find())) {
             assertThat(app.getBeansOfType(EmbeddedRedis.class)).isEmpty();
             app.getBean(StringRedisTemplate.class).opsForValue().set("flash-sale:probe", "configured");
-            assertThat(configured.command("GET", "flash-sale:probe")).isEqualTo("configured");
+            assertThat(redis.command("GET", "flash-sale:probe")).isEqualTo("configured");
         }
     }
 

@@ -13,11 +13,11 @@ import io.github.redislock.test.AutoConfigureInProcessLocks;
 import io.github.redislock.test.AutoConfigureLockRecorder;
 import io.github.redislock.test.InMemoryLockStore;
 import io.github.redislock.test.LockRecorder;
-import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -41,16 +41,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(60)
 class InProcessLocksPurchaseTest {
 
-    private static final RedisServer dataRedis = RedisServer.start();
+    @RegisterExtension
+    static final RedisServerExtension dataRedis = RedisServerExtension.shared();
 
     @DynamicPropertySource
     static void dataRedis(DynamicPropertyRegistry registry) {
         registry.add("spring.data.redis.url", dataRedis::url);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        dataRedis.close();
     }
 
     @Autowired

@@ -9,6 +9,7 @@ import java.util.Map;
 
 import io.github.redislock.sample.simulation.AppInstances;
 import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -28,7 +29,8 @@ final class SampleOnRedis implements BeforeAllCallback, AfterAllCallback {
 
     private final List<AppInstances> started = new ArrayList<>();
 
-    private RedisServer redis;
+    /** The server's lifetime is the class's: started first, stopped after the instances. */
+    private final RedisServerExtension redis = RedisServerExtension.shared();
 
     private AppInstances instances;
 
@@ -47,7 +49,7 @@ final class SampleOnRedis implements BeforeAllCallback, AfterAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        this.redis = RedisServer.start();
+        this.redis.beforeAll(context);
         this.instances = more(this.count, this.properties);
     }
 
@@ -66,14 +68,12 @@ final class SampleOnRedis implements BeforeAllCallback, AfterAllCallback {
         Collections.reverse(this.started);
         this.started.forEach(AppInstances::close);
         this.started.clear();
-        if (this.redis != null) {
-            this.redis.close();
-        }
+        this.redis.afterAll(context);
     }
 
     /** The server, for reading and writing Redis directly, around the applications. */
     RedisServer redis() {
-        return this.redis;
+        return this.redis.server();
     }
 
     /** The instances started first. */
