@@ -12,7 +12,7 @@ import io.github.redislock.actuate.RedisLocksEndpoint.LockViewDescriptor;
 import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.redlock.RedlockClient;
 import io.github.redislock.support.LockContexts;
-import io.github.redislock.support.TestConnections.ClientLibrary;
+import io.github.redislock.testsupport.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

@@ -7,7 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
-import io.github.redislock.support.ManualScheduler;
+import io.github.redislock.testsupport.ManualScheduler;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -8,7 +8,7 @@ import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockLostEvent;
 import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.support.ImportLockAutoConfiguration;
-import io.github.redislock.support.TestConnections.ClientLibrary;
+import io.github.redislock.testsupport.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisSentinel;
 import io.github.redislock.testsupport.RedisServer;
 

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.redislock.LockHandle;
 import io.github.redislock.engine.LockLossListener;
-import io.github.redislock.support.TestConnections.ClientLibrary;
+import io.github.redislock.testsupport.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisCluster;
 import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterAll;

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.redislock.LockHandle;
 import io.github.redislock.engine.LockLossListener;
-import io.github.redislock.support.TestConnections;
+import io.github.redislock.testsupport.TestConnections;
 import io.github.redislock.testsupport.RedisServer;
 import io.github.redislock.testsupport.RespConnection;
 import org.jspecify.annotations.Nullable;

@@ -13,7 +13,7 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
-import io.github.redislock.support.TestConnections;
+import io.github.redislock.testsupport.TestConnections;
 import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

@@ -15,7 +15,7 @@ import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
 import io.github.redislock.engine.LockEngineState;
 import io.github.redislock.engine.LockLossListener;
-import io.github.redislock.support.TestConnections;
+import io.github.redislock.testsupport.TestConnections;
 import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

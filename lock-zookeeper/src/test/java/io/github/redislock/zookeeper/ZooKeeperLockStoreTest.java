@@ -26,6 +26,7 @@ import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
 import io.github.redislock.engine.LockEngine;
+import io.github.redislock.testsupport.ZooKeeperServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

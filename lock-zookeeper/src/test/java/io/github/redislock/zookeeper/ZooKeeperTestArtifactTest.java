@@ -25,6 +25,7 @@ import io.github.redislock.test.InProcessLockProvider;
 import io.github.redislock.test.LockRecorder;
 import io.github.redislock.test.TestLocks;
 import io.github.redislock.zookeeper.autoconfigure.ZooKeeperLockAutoConfiguration;
+import io.github.redislock.testsupport.ZooKeeperServer;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;

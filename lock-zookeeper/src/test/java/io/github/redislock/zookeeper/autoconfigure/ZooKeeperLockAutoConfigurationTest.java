@@ -20,7 +20,7 @@ import io.github.redislock.autoconfigure.RedisLockGuardAutoConfiguration;
 import io.github.redislock.autoconfigure.RedlockAutoConfiguration;
 import io.github.redislock.engine.LockEngine;
 import io.github.redislock.zookeeper.ZooKeeperLockStore;
-import io.github.redislock.zookeeper.ZooKeeperServer;
+import io.github.redislock.testsupport.ZooKeeperServer;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;

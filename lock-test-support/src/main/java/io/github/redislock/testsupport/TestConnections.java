@@ -1,8 +1,7 @@
-package io.github.redislock.support;
+package io.github.redislock.testsupport;
 
 import java.time.Duration;
 
-import io.github.redislock.testsupport.RedisServer;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
