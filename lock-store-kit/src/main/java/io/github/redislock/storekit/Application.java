@@ -73,13 +73,20 @@ public final class Application {
         return this.engine.inspect(name);
     }
 
+    /** Whether this application's engine holds the key now (its snapshot of held keys). */
+    public boolean holds(String key) {
+        return this.engine.state().held().stream().anyMatch((held) -> held.key().equals(key));
+    }
+
     /**
      * The fencing token this application holds the key with now, read from the engine's snapshot (a multi-key
-     * handle carries one token for all its keys); -1 when it does not hold the key.
+     * handle carries one token for all its keys).
+     * @throws IllegalStateException if it does not hold the key
      */
     public long fenceOf(String key) {
         return this.engine.state().held().stream().filter((held) -> held.key().equals(key)).findFirst()
-            .map((held) -> held.fencingToken()).orElse(-1L);
+            .map((held) -> held.fencingToken())
+            .orElseThrow(() -> new IllegalStateException(this.name + " does not hold " + key));
     }
 
     @Override

@@ -61,7 +61,7 @@ public final class Applications implements AutoCloseable {
             for (String name : names) {
                 for (Application application : applications) {
                     String key = application.key(name);
-                    assertThat(application.fenceOf(key)).as("%s holds %s", application, key).isEqualTo(-1);
+                    assertThat(application.holds(key)).as("%s holds %s", application, key).isFalse();
                     assertThat(application.engine().state().waiting()).as("%s waits for", application).doesNotContainKey(key);
                     assertThat(application.inspect(name).state()).as("%s as %s sees it", key, application)
                         .isEqualTo(LockInspection.State.FREE);
