@@ -1,5 +1,6 @@
 package io.github.redislock.storekit;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -69,5 +70,26 @@ public interface ReentrancyChecks extends StoreChecks {
             assertThat(asynchronous.isHeld()).isTrue();
         }
         awaitNothingLeft("asynchronous");
+    }
+
+    /**
+     * A multi-key request of the thread that holds one of its keys enters that key on the same lock and takes the
+     * other; closing it gives back only the key it took.
+     */
+    @Test
+    default void aMultiKeyRequestEntersTheKeyItsThreadHoldsAndTakesTheRest() {
+        Application application = start(STEADY_LEASE);
+        Application other = start(STEADY_LEASE);
+        try (LockHandle held = application.acquire("part:a", NO_WAIT)) {
+            try (LockHandle both = application.acquire(LockRequest.of(List.of("part:b", "part:a"), NO_WAIT, null))) {
+                assertThat(both.isHeld()).isTrue();
+                assertThat(application.fenceOf(application.key("part:a"))).isEqualTo(held.fencingToken());
+                assertThat(other.inspect("part:b").state()).isEqualTo(LockInspection.State.HELD);
+            }
+            awaitNothingLeft("part:b");
+            assertThat(held.verifyHeld()).isTrue();
+            assertThat(other.inspect("part:a").fencingToken()).isEqualTo(held.fencingToken());
+        }
+        awaitNothingLeft("part:a");
     }
 }
