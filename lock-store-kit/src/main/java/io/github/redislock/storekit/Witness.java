@@ -45,8 +45,8 @@ public final class Witness {
     /** Call last thing inside the section. */
     public void exit(Open open) {
         long end = this.ticks.incrementAndGet();
-        this.inside.get(open.key).decrementAndGet();
-        this.sections.add(new Section(open.application, open.key, open.fencingToken, open.began, end));
+        this.inside.get(open.key()).decrementAndGet();
+        this.sections.add(new Section(open.application(), open.key(), open.fencingToken(), open.began(), end));
     }
 
     /** How many sections were logged. */
@@ -91,23 +91,8 @@ public final class Witness {
         return breaches;
     }
 
-    /** A section that began and has not ended yet. */
-    public static final class Open {
-
-        private final Application application;
-
-        private final String key;
-
-        private final long fencingToken;
-
-        private final long began;
-
-        private Open(Application application, String key, long fencingToken, long began) {
-            this.application = application;
-            this.key = key;
-            this.fencingToken = fencingToken;
-            this.began = began;
-        }
+    /** A section that began ({@code began}: its tick) and has not ended yet. */
+    public record Open(Application application, String key, long fencingToken, long began) {
     }
 
     private record Section(Application application, String key, long fencingToken, long began, long ended) {

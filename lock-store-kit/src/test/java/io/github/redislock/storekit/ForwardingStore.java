@@ -46,7 +46,7 @@ public class ForwardingStore implements LockStore {
 
     /** The lock handed out for one the store under it took. */
     protected final Lock wrap(StoreLock taken) {
-        Lock lock = new Lock(taken, fencingToken(taken), leaseStartNanos(taken));
+        Lock lock = new Lock(this, taken, fencingToken(taken), leaseStartNanos(taken));
         this.live.put(taken, lock);
         return lock;
     }
@@ -74,14 +74,14 @@ public class ForwardingStore implements LockStore {
     @Override
     public Extension[] extend(List<StoreLock> locks, long leaseMillis) {
         List<StoreLock> under = new ArrayList<>(locks.size());
-        locks.forEach((lock) -> under.add(((Lock) lock).taken));
+        locks.forEach((lock) -> under.add(((Lock) lock).taken()));
         return this.store.extend(under, leaseMillis);
     }
 
     /** Releases the lock in the store under it. */
     protected boolean release(Lock lock, long keepMillis) {
-        this.live.remove(lock.taken);
-        return lock.taken.release(keepMillis);
+        this.live.remove(lock.taken());
+        return lock.taken().release(keepMillis);
     }
 
     @Override
@@ -120,21 +120,15 @@ public class ForwardingStore implements LockStore {
         this.store.close();
     }
 
-    /** A lock of the store under it, as this store hands it out. */
-    public final class Lock implements StoreLock {
-
-        /** The lock of the store under it. */
-        public final StoreLock taken;
-
-        private final long fencingToken;
-
-        private final long leaseStartNanos;
-
-        Lock(StoreLock taken, long fencingToken, long leaseStartNanos) {
-            this.taken = taken;
-            this.fencingToken = fencingToken;
-            this.leaseStartNanos = leaseStartNanos;
-        }
+    /**
+     * A lock of the store under it, as a forwarding store hands it out.
+     * @param store the store that handed it out, where it is released
+     * @param taken the lock of the store under it
+     * @param fencingToken the fencing token handed out with it
+     * @param leaseStartNanos the lease start handed out with it
+     */
+    public record Lock(ForwardingStore store, StoreLock taken, long fencingToken, long leaseStartNanos)
+            implements StoreLock {
 
         @Override
         public String key() {
@@ -144,16 +138,6 @@ public class ForwardingStore implements LockStore {
         @Override
         public String token() {
             return this.taken.token();
-        }
-
-        @Override
-        public long fencingToken() {
-            return this.fencingToken;
-        }
-
-        @Override
-        public long leaseStartNanos() {
-            return this.leaseStartNanos;
         }
 
         @Override
@@ -168,7 +152,7 @@ public class ForwardingStore implements LockStore {
 
         @Override
         public boolean release(long keepMillis) {
-            return ForwardingStore.this.release(this, keepMillis);
+            return this.store.release(this, keepMillis);
         }
     }
 }
