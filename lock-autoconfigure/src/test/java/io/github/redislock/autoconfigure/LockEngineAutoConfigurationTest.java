@@ -26,7 +26,7 @@ import io.github.redislock.metrics.RedisLockMetrics;
 import io.github.redislock.redis.RedisLockStore;
 import io.github.redislock.redlock.RedlockStore;
 import io.github.redislock.support.LockContexts;
-import io.github.redislock.support.RedlockMasters;
+import io.github.redislock.testsupport.RedlockMasters;
 import io.github.redislock.testsupport.RedisServer;
 import io.github.redislock.testsupport.RedisServerExtension;
 

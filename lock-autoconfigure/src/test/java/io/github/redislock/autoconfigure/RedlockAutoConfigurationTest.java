@@ -1,7 +1,6 @@
 package io.github.redislock.autoconfigure;
 
 import java.time.Duration;
-import java.util.List;
 
 import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockException;
@@ -15,12 +14,13 @@ import io.github.redislock.engine.LockStore;
 import io.github.redislock.redis.RedisLockStore;
 import io.github.redislock.redlock.RedlockStore;
 import io.github.redislock.support.LockContexts;
-import io.github.redislock.support.TestConnections.ClientLibrary;
+import io.github.redislock.testsupport.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.RedlockMasters;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -42,27 +42,21 @@ class RedlockAutoConfigurationTest {
 
     private static RedisServer application;
 
-    private static List<RedisServer> nodes;
+    /**
+     * Emptied after each test: a release reaches a majority before the call returns, and the rest of the nodes may
+     * still be on their way when the test's application context closes.
+     */
+    @RegisterExtension
+    static final RedlockMasters nodes = new RedlockMasters(3);
 
     @BeforeAll
-    static void startServers() {
+    static void startServer() {
         application = RedisServer.start();
-        nodes = List.of(RedisServer.start(), RedisServer.start(), RedisServer.start());
-    }
-
-    /**
-     * Each test starts from empty nodes: a release reaches a majority before the call returns, and the rest of
-     * the nodes may still be on their way when the test's application context closes.
-     */
-    @AfterEach
-    void emptyNodes() {
-        nodes.forEach(RedisServer::flushAll);
     }
 
     @AfterAll
-    static void stopServers() {
+    static void stopServer() {
         application.close();
-        nodes.forEach(RedisServer::close);
     }
 
     private static ApplicationContextRunner runner() {
@@ -70,7 +64,7 @@ class RedlockAutoConfigurationTest {
     }
 
     private static String nodeList() {
-        return String.join(",", nodes.stream().map(RedisServer::url).toList());
+        return String.join(",", nodes.all().stream().map(RedisServer::url).toList());
     }
 
     @Test
@@ -110,7 +104,7 @@ class RedlockAutoConfigurationTest {
                 DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
                 try (LockHandle handle = template.tryAcquire("job", Duration.ZERO, null).orElseThrow()) {
                     String owner = handle.token().substring(0, handle.token().indexOf(':') + 1);
-                    org.awaitility.Awaitility.await().untilAsserted(() -> assertThat(nodes).allSatisfy((node) ->
+                    org.awaitility.Awaitility.await().untilAsserted(() -> assertThat(nodes.all()).allSatisfy((node) ->
                             assertThat((String) node.command("GET", "app:job")).startsWith(owner)));
                     assertThat(application.command("EXISTS", "app:job")).isEqualTo(0L);
                 }

@@ -7,7 +7,7 @@ import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockLostEvent;
-import io.github.redislock.support.TestConnections.ClientLibrary;
+import io.github.redislock.testsupport.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisSentinelExtension;
 import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.Test;

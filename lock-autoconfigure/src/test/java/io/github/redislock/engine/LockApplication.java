@@ -7,7 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockLostEvent;
 import io.github.redislock.support.ImportLockAutoConfiguration;
-import io.github.redislock.support.TestConnections.ClientLibrary;
+import io.github.redislock.testsupport.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisSentinel;
 import io.github.redislock.testsupport.RedisServer;
 

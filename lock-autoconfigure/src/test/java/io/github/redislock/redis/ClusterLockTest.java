@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.redislock.LockHandle;
 import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.redis.support.KeySlots;
-import io.github.redislock.support.TestConnections.ClientLibrary;
+import io.github.redislock.testsupport.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisCluster;
 import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterAll;
@@ -22,12 +22,7 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
-import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static io.github.redislock.redis.RedisLockClientTestSupport.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,22 +61,7 @@ class ClusterLockTest {
     }
 
     private TestRedisClient client() {
-        RedisClusterConfiguration configuration = new RedisClusterConfiguration(cluster.nodeAddresses());
-        RedisConnectionFactory factory;
-        if (this.library == ClientLibrary.LETTUCE) {
-            LettuceConnectionFactory lettuce = new LettuceConnectionFactory(configuration,
-                    LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(5)).build());
-            lettuce.afterPropertiesSet();
-            lettuce.start();
-            factory = lettuce;
-        }
-        else {
-            JedisConnectionFactory jedis = new JedisConnectionFactory(configuration, JedisClientConfiguration.builder()
-                .connectTimeout(Duration.ofSeconds(5)).readTimeout(Duration.ofSeconds(5)).usePooling().build());
-            jedis.afterPropertiesSet();
-            jedis.start();
-            factory = jedis;
-        }
+        RedisConnectionFactory factory = this.library.connect(cluster, Duration.ofSeconds(5));
         factories.add(factory);
         return TestRedisClient.of(factory, "", Duration.ofMinutes(10), LockLossListener.NONE, null,
                 Duration.ofSeconds(60));

@@ -21,7 +21,7 @@ import io.github.redislock.engine.LockInspection.Holder;
 import io.github.redislock.engine.LockInspection.State;
 import io.github.redislock.engine.LockTokens;
 import io.github.redislock.redis.support.KeySlots;
-import io.github.redislock.support.TestConnections;
+import io.github.redislock.testsupport.TestConnections;
 import io.github.redislock.testsupport.RedisServerExtension;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;

@@ -14,10 +14,11 @@ import java.util.concurrent.locks.LockSupport;
 
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockLossDetection;
-import io.github.redislock.support.ManualScheduler;
-import io.github.redislock.support.TestConnections;
-import io.github.redislock.support.TestConnections.ClientLibrary;
+import io.github.redislock.testsupport.ManualScheduler;
+import io.github.redislock.testsupport.TestConnections;
+import io.github.redislock.testsupport.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisServerExtension;
+import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -5,8 +5,9 @@ import java.util.List;
 
 import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
-import io.github.redislock.support.TestConnections;
+import io.github.redislock.testsupport.TestConnections;
 import io.github.redislock.testsupport.RedisServerExtension;
+import io.github.redislock.testsupport.RedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

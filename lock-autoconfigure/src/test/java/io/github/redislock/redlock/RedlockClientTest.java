@@ -13,12 +13,11 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
-import io.github.redislock.support.TestConnections;
+import io.github.redislock.testsupport.RedlockMasters;
 import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -37,7 +36,9 @@ class RedlockClientTest {
     /** Short, so that a paused node costs an attempt little. */
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
 
-    private static final List<RedisServer> masters = new ArrayList<>();
+    /** Restarted, resumed and flushed after each test, their factories destroyed. */
+    @RegisterExtension
+    static final RedlockMasters masters = new RedlockMasters(5);
 
     /** Per test: a restarted node's connection would otherwise still be in its reconnect back-off. */
     private final List<RedisConnectionFactory> factories = new ArrayList<>();
@@ -46,29 +47,9 @@ class RedlockClientTest {
 
     private final List<String> lost = new CopyOnWriteArrayList<>();
 
-    @BeforeAll
-    static void startMasters() {
-        for (int i = 0; i < 5; i++) {
-            masters.add(RedisServer.start());
-        }
-    }
-
-    @AfterAll
-    static void stopMasters() {
-        masters.forEach(RedisServer::close);
-    }
-
     @AfterEach
-    void restoreNodes() {
+    void closeClients() {
         this.clients.forEach(RedlockClient::close);
-        this.factories.forEach(TestConnections::destroy);
-        for (RedisServer master : masters) {
-            if (!master.isRunning()) {
-                master.restart();
-            }
-            master.resume();
-            master.flushAll();
-        }
     }
 
     private RedlockClient client(Duration lease) {
@@ -78,9 +59,7 @@ class RedlockClientTest {
     /** The command timeout applies to the connections of the test's first client, which later clients share. */
     private RedlockClient client(Duration lease, Duration commandTimeout) {
         if (this.factories.isEmpty()) {
-            for (RedisServer master : masters) {
-                this.factories.add(TestConnections.lettuce(master, commandTimeout));
-            }
+            this.factories.addAll(masters.connect(commandTimeout));
         }
         RedlockClient client = new RedlockClient(this.factories, "", lease,
                 (key, token, fence, detection) -> this.lost.add(key + " " + detection));
@@ -95,7 +74,7 @@ class RedlockClientTest {
     /** How many masters hold the handle's token now. */
     private static long holders(LockHandle handle) {
         String owner = handle.token().substring(0, handle.token().indexOf(':') + 1);
-        return masters.stream().filter(RedisServer::isRunning).filter((master) -> {
+        return masters.all().stream().filter(RedisServer::isRunning).filter((master) -> {
             Object value = master.command("GET", KEY);
             return value != null && ((String) value).startsWith(owner);
         }).count();
@@ -114,7 +93,7 @@ class RedlockClientTest {
         assertThat(handle.isHeld()).isTrue();
         assertThat(handle.verifyHeld()).isTrue();
         handle.close();
-        await().untilAsserted(() -> assertThat(masters)
+        await().untilAsserted(() -> assertThat(masters.all())
             .allSatisfy((master) -> assertThat(master.command("EXISTS", KEY)).isEqualTo(0L)));
     }
 
@@ -136,7 +115,7 @@ class RedlockClientTest {
         // every node: close() returns once a majority released, and the waiter's attempt, 20-70 ms after its last
         // one, can reach a node before the release does; it is refused there and holds the others.
         String owner = next.token().substring(0, next.token().indexOf(':') + 1);
-        await().untilAsserted(() -> assertThat(masters).allSatisfy((master) -> assertThat(master.command("GET", KEY))
+        await().untilAsserted(() -> assertThat(masters.all()).allSatisfy((master) -> assertThat(master.command("GET", KEY))
                 .satisfiesAnyOf((value) -> assertThat(value).isNull(),
                         (value) -> assertThat((String) value).startsWith(owner))));
         assertThat(holders(next)).isGreaterThanOrEqualTo(3);
@@ -285,12 +264,10 @@ class RedlockClientTest {
             masters.get(i).restart();
         }
         // Fresh connections: the first client's to the restarted nodes may still be in their reconnect back-off.
-        List<RedisConnectionFactory> fresh = new ArrayList<>();
-        masters.forEach((master) -> fresh.add(TestConnections.lettuce(master, COMMAND_TIMEOUT)));
+        List<RedisConnectionFactory> fresh = masters.connect(COMMAND_TIMEOUT);
         RedlockClient second = new RedlockClient(fresh, "", Duration.ofMillis(900),
                 (key, token, fence, detection) -> this.lost.add(key + " " + detection + " (second)"));
         this.clients.add(second);
-        this.factories.addAll(fresh);
         LockHandle next = second.acquire(LockRequest.of(KEY, Duration.ofSeconds(5), null));
         awaitHolders(next, 5);
         assertThat(handle.isHeld()).isFalse();
@@ -365,7 +342,7 @@ class RedlockClientTest {
                 tokens.add(handle.fencingToken());
             }
             finally {
-                masters.forEach(RedisServer::resume);
+                masters.all().forEach(RedisServer::resume);
             }
         }
         // The first majority did not include node 1, whose counter was the largest: 51 only comes from a
@@ -380,7 +357,7 @@ class RedlockClientTest {
         RedlockClient client = client(Duration.ofSeconds(30));
         acquire(client, Duration.ZERO, Duration.ofSeconds(30)).close();
         // A majority raised the counter; the other nodes' raises may still be on their way (-2: none yet).
-        List<Long> ttls = masters.stream().map((master) -> (Long) master.command("PTTL", RedlockNode.fenceKey(KEY)))
+        List<Long> ttls = masters.all().stream().map((master) -> (Long) master.command("PTTL", RedlockNode.fenceKey(KEY)))
             .toList();
         assertThat(ttls).as("no counter without expiry").doesNotContain(-1L)
             .filteredOn((ttl) -> ttl > 0)
@@ -421,7 +398,7 @@ class RedlockClientTest {
         for (int i = 0; i < 300; i++) {
             client.acquire(LockRequest.of("stall:" + i, Duration.ofSeconds(5), Duration.ofSeconds(30))).close();
         }
-        assertThat(callThreads() - before).isLessThanOrEqualTo(2L * masters.size() * RedlockNode.MAX_CALLS_IN_FLIGHT);
+        assertThat(callThreads() - before).isLessThanOrEqualTo(2L * masters.all().size() * RedlockNode.MAX_CALLS_IN_FLIGHT);
     }
 
     private static long callThreads() {
@@ -450,7 +427,7 @@ class RedlockClientTest {
         // close() returns once a majority kept the key; the other nodes' keep is still on its way: every node
         // must come to keep it (never to free it) within the minimum.
         await("every node keeps the key").atMost(hold).pollInterval(Duration.ofMillis(1))
-            .untilAsserted(() -> assertThat(masters).allSatisfy((master) -> {
+            .untilAsserted(() -> assertThat(masters.all()).allSatisfy((master) -> {
                 assertThat((String) master.command("GET", KEY)).startsWith("~kept:");
                 assertThat((Long) master.command("PTTL", KEY)).isBetween(1L, hold.toMillis());
             }));

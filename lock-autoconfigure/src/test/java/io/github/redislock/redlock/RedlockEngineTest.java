@@ -2,12 +2,8 @@ package io.github.redislock.redlock;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockLossDetection;
@@ -15,23 +11,20 @@ import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
 import io.github.redislock.engine.LockEngineState;
 import io.github.redislock.engine.LockLossListener;
-import io.github.redislock.support.TestConnections;
-import io.github.redislock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import io.github.redislock.testsupport.RedlockMasters;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What Redlock gets from the store-neutral engine: reentrancy (thread-owned; non-reentrant requests neither enter
- * nor are entered), multi-key all or nothing, and renewal answered per lock, on three independent local masters,
- * judged by reading the nodes directly.
+ * What the engine's work looks like on Redlock's nodes, on three independent local masters, judged by reading
+ * the nodes directly: a nested acquisition's holdAtLeast kept on every node, and renewal answered per lock of a
+ * batch by its own majority. What every store promises (reentrancy, multi-key, nothing left behind, ...) is proven
+ * by {@code RedlockStoreContractTest} in the store kit.
  */
 class RedlockEngineTest {
 
@@ -39,35 +32,14 @@ class RedlockEngineTest {
 
     private static final Duration NO_WAIT = Duration.ZERO;
 
-    /** Long enough that a thread kept out surely made several attempts (they are 20–70 ms apart). */
-    private static final Duration SHORT_WAIT = Duration.ofMillis(300);
+    @RegisterExtension
+    static final RedlockMasters masters = new RedlockMasters(3);
 
-    private static final List<RedisServer> masters = new ArrayList<>();
-
-    private final List<RedisConnectionFactory> factories = new ArrayList<>();
-
-    private final List<RedlockClient> clients = new ArrayList<>();
-
-    @BeforeAll
-    static void startMasters() {
-        for (int i = 0; i < 3; i++) {
-            masters.add(RedisServer.start());
-        }
-    }
-
-    @AfterAll
-    static void stopMasters() {
-        masters.forEach(RedisServer::close);
-    }
+    private final List<RedlockClient> clients = new CopyOnWriteArrayList<>();
 
     @AfterEach
     void closeClients() {
         this.clients.forEach(RedlockClient::close);
-        this.factories.forEach(TestConnections::destroy);
-        for (RedisServer master : masters) {
-            master.resume();
-            master.flushAll();
-        }
     }
 
     private RedlockClient client() {
@@ -75,12 +47,8 @@ class RedlockEngineTest {
     }
 
     private RedlockClient client(Duration renewedLease, LockLossListener lossListener) {
-        if (this.factories.isEmpty()) {
-            for (RedisServer master : masters) {
-                this.factories.add(TestConnections.lettuce(master, Duration.ofSeconds(5)));
-            }
-        }
-        RedlockClient client = new RedlockClient(this.factories, "", renewedLease, lossListener);
+        RedlockClient client = new RedlockClient(masters.connect(Duration.ofSeconds(5)), "", renewedLease,
+                lossListener);
         this.clients.add(client);
         return client;
     }
@@ -92,137 +60,18 @@ class RedlockEngineTest {
     /** How many masters hold the key for the handle's token (each node adds a fence of its own). */
     private static long holders(String key, LockHandle handle) {
         String owner = handle.token().substring(0, handle.token().indexOf(':') + 1);
-        return masters.stream().filter((master) -> {
+        return masters.all().stream().filter((master) -> {
             Object value = master.command("GET", key);
             return value != null && ((String) value).startsWith(owner);
         }).count();
     }
 
     private static void awaitFreeEverywhere(String... keys) {
-        await().untilAsserted(() -> assertThat(masters).allSatisfy((master) -> {
+        await().untilAsserted(() -> assertThat(masters.all()).allSatisfy((master) -> {
             for (String key : keys) {
                 assertThat(master.command("EXISTS", key)).as("%s on %s", key, master).isEqualTo(0L);
             }
         }));
-    }
-
-    /** Another thread's attempt, with a short wait: kept out, it throws LockNotAcquiredException. */
-    private static void assertAnotherThreadIsKeptOut(RedlockClient client, String key) throws Exception {
-        CompletableFuture<LockHandle> other = CompletableFuture
-            .supplyAsync(() -> client.acquire(request(key, SHORT_WAIT)));
-        assertThatThrownBy(() -> other.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-            .cause()
-            .isInstanceOf(LockNotAcquiredException.class);
-    }
-
-    @Test
-    void theHoldingThreadEntersAgainWithoutAskingTheNodes() {
-        RedlockClient client = client();
-        try (LockHandle outer = client.acquire(request(KEY, NO_WAIT))) {
-            await().until(() -> holders(KEY, outer) == 3);
-            // No node answers now: entering again must not need one.
-            masters.forEach(RedisServer::pause);
-            try (LockHandle inner = client.acquire(request(KEY, NO_WAIT))) {
-                assertThat(inner.isHeld()).isTrue();
-                assertThat(inner.token()).isEqualTo(outer.token());
-                assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
-            }
-            finally {
-                masters.forEach(RedisServer::resume);
-            }
-        }
-    }
-
-    @Test
-    void aNestedReleaseKeepsTheLockAndTheOutermostFreesItOnEveryNode() throws Exception {
-        RedlockClient client = client();
-        LockHandle outer = client.acquire(request(KEY, NO_WAIT));
-        LockHandle inner = client.acquire(request(KEY, NO_WAIT));
-        inner.close();
-        assertThat(inner.isHeld()).isFalse();
-        assertThat(outer.isHeld()).isTrue();
-        await().until(() -> holders(KEY, outer) == 3);
-        assertAnotherThreadIsKeptOut(client, KEY);
-        outer.close();
-        assertThat(outer.isHeld()).isFalse();
-        awaitFreeEverywhere(KEY);
-        try (LockHandle next = client.acquire(request(KEY, NO_WAIT))) {
-            assertThat(next.fencingToken()).isGreaterThan(outer.fencingToken());
-        }
-    }
-
-    @Test
-    void anotherThreadIsKeptOutOfAHeldAndEnteredLock() throws Exception {
-        RedlockClient client = client();
-        try (LockHandle outer = client.acquire(request(KEY, NO_WAIT));
-                LockHandle inner = client.acquire(request(KEY, NO_WAIT))) {
-            assertAnotherThreadIsKeptOut(client, KEY);
-            assertThat(outer.isHeld()).isTrue();
-            assertThat(inner.isHeld()).isTrue();
-        }
-    }
-
-    @Test
-    void aNonReentrantRequestNeitherEntersNorIsEntered() {
-        RedlockClient client = client();
-        try (LockHandle held = client.acquire(request(KEY, NO_WAIT))) {
-            assertThatThrownBy(() -> client.acquire(request(KEY, SHORT_WAIT).nonReentrant()))
-                .isInstanceOf(LockNotAcquiredException.class);
-            assertThat(held.isHeld()).isTrue();
-        }
-        try (LockHandle asynchronous = client.acquire(request(KEY, NO_WAIT).nonReentrant())) {
-            assertThatThrownBy(() -> client.acquire(request(KEY, SHORT_WAIT)))
-                .isInstanceOf(LockNotAcquiredException.class);
-            assertThat(asynchronous.isHeld()).isTrue();
-        }
-        awaitFreeEverywhere(KEY);
-    }
-
-    @Test
-    void severalKeysAreTakenOnEveryNodeInOrderAndReleasedTogether() {
-        RedlockClient client = client();
-        LockHandle both = client.acquire(LockRequest.of(List.of("redlock:b", "redlock:a"), NO_WAIT, null));
-        assertThat(both.key()).isEqualTo("redlock:a,redlock:b");
-        await().untilAsserted(() -> assertThat(masters).allSatisfy((master) -> {
-            assertThat(master.command("EXISTS", "redlock:a")).isEqualTo(1L);
-            assertThat(master.command("EXISTS", "redlock:b")).isEqualTo(1L);
-        }));
-        assertThat(holders("redlock:a", both)).isEqualTo(3);
-        both.close();
-        assertThat(both.isHeld()).isFalse();
-        awaitFreeEverywhere("redlock:a", "redlock:b");
-    }
-
-    @Test
-    void oneBusyKeyLeavesNothingHeldOnAnyNode() {
-        RedlockClient first = client();
-        RedlockClient second = client();
-        try (LockHandle busy = second.acquire(request("redlock:b", NO_WAIT))) {
-            assertThatThrownBy(() -> first.acquire(
-                    LockRequest.of(List.of("redlock:a", "redlock:b", "redlock:c"), SHORT_WAIT, null)))
-                .isInstanceOfSatisfying(LockNotAcquiredException.class, (ex) -> assertThat(ex.getKeys())
-                    .containsExactly("redlock:a", "redlock:b", "redlock:c"));
-            // "redlock:a" was taken and given back; "redlock:c" was never tried; the busy key is untouched.
-            awaitFreeEverywhere("redlock:a", "redlock:c");
-            assertThat(holders("redlock:b", busy)).isEqualTo(3);
-            assertThat(busy.isHeld()).isTrue();
-        }
-        awaitFreeEverywhere("redlock:b");
-    }
-
-    @Test
-    void aMultiKeyRequestEntersTheKeyItsThreadHoldsAndTakesTheRest() {
-        RedlockClient client = client();
-        try (LockHandle a = client.acquire(request("redlock:a", NO_WAIT))) {
-            try (LockHandle both = client.acquire(LockRequest.of(List.of("redlock:a", "redlock:b"), NO_WAIT, null))) {
-                assertThat(both.fencingToken()).isEqualTo(a.fencingToken());
-                assertThat(both.isHeld()).isTrue();
-            }
-            awaitFreeEverywhere("redlock:b");
-            assertThat(a.isHeld()).isTrue();
-            assertThat(holders("redlock:a", a)).isEqualTo(3);
-        }
-        awaitFreeEverywhere("redlock:a");
     }
 
     @Test
@@ -235,12 +84,13 @@ class RedlockEngineTest {
         }
         // The outermost release applies the nested minimum, counted from when the outermost one got the key. It
         // returns once a majority kept the key; the other node's answer follows.
-        await().untilAsserted(() -> assertThat(masters).allSatisfy((master) -> {
+        await().untilAsserted(() -> assertThat(masters.all()).allSatisfy((master) -> {
             assertThat((String) master.command("GET", KEY)).startsWith("~kept:");
             assertThat((Long) master.command("PTTL", KEY)).isBetween(1L, hold.toMillis());
         }));
         assertThatThrownBy(() -> client.acquire(request(KEY, NO_WAIT))).isInstanceOf(LockNotAcquiredException.class);
     }
+
     /**
      * Renewal answers per lock: both locks are renewed in the same batch, and the second one's key is made
      * unreadable on two of the three nodes (a value of another type, so the compare-and-extend fails there with an

@@ -16,7 +16,7 @@ import io.github.redislock.engine.LockInspection.Holder;
 import io.github.redislock.engine.LockInspection.State;
 import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockLossListener;
-import io.github.redislock.support.RedlockMasters;
+import io.github.redislock.testsupport.RedlockMasters;
 import io.github.redislock.testsupport.RedisServer;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;

@@ -8,6 +8,7 @@ import io.github.redislock.LockLostException
 import io.github.redislock.LockNotAcquiredException
 import io.github.redislock.autoconfigure.LockEngineAutoConfiguration
 import io.github.redislock.autoconfigure.RedisLockAutoConfiguration
+import io.github.redislock.testsupport.ZooKeeperServer
 import io.github.redislock.withLock
 import io.github.redislock.zookeeper.autoconfigure.ZooKeeperLockAutoConfiguration
 import java.time.Duration
@@ -54,7 +55,7 @@ class ZooKeeperCoroutinesTest {
 
         private const val BASE_PATH = "/coroutine-locks"
 
-        private lateinit var server: ZooKeeperTestServer
+        private lateinit var server: ZooKeeperServer
 
         private lateinit var client: CuratorFramework
 
@@ -67,8 +68,8 @@ class ZooKeeperCoroutinesTest {
         @JvmStatic
         @BeforeAll
         fun startServer() {
-            server = ZooKeeperTestServer()
-            client = server.client()
+            server = ZooKeeperServer()
+            client = server.client(10_000)
             witness = ZooKeeperWitness(client, BASE_PATH)
         }
 
@@ -96,7 +97,7 @@ class ZooKeeperCoroutinesTest {
         .withConfiguration(AutoConfigurations.of(AopAutoConfiguration::class.java,
             ZooKeeperLockAutoConfiguration::class.java, LockEngineAutoConfiguration::class.java,
             RedisLockAutoConfiguration::class.java))
-        .withPropertyValues("redis-lock.zookeeper.connect-string=" + server.connectString,
+        .withPropertyValues("redis-lock.zookeeper.connect-string=" + server.connectString(),
             "redis-lock.zookeeper.base-path=$BASE_PATH", "redis-lock.zookeeper.session-timeout=4s",
             "redis-lock.zookeeper.connection-timeout=2s")
         .withBean(Stock::class.java, { Stock(sections, witness) })

@@ -28,24 +28,7 @@ import io.github.redislock.engine.StoreLock;
  * runs out unextended is free, and its holder finds it lost at its next renewal, check or release.
  * <p>
  * One {@link ReentrantLock} guards the map of {@link KeySlot}s and everything in them; nothing blocks while holding
- * it except a waiting take, which releases it while it waits. Each key goes through these states:
- * <pre>
- * state          event                                                  next state
- * FREE(f)        a take finds nobody waiting before it                  HELD(t, f+1): the lease counts from now
- * FREE(f)        a take finds others waiting before it                  FREE(f): it joins the end of the line
- * HELD(t, f)     a take of another token                                HELD(t, f): it joins the line, or gives up
- *                                                                       at its deadline (null)
- * HELD(t, f)     an extension by t before the lease ends                HELD(t, f): the lease counts from now;
- *                                                                       the first in line is woken to wait for
- *                                                                       the new end
- * HELD(t, f)     a release by t, no keep                                FREE(f): the first in line is woken
- * HELD(t, f)     a release by t, keep N ms                              KEPT(f): until N ms from now; the first
- *                                                                       in line is woken to wait for its end
- * HELD(t, f)     the lease ends (now reaches it)                        FREE(f)
- * KEPT(f)        the keep ends                                          FREE(f)
- * any            a release, extension or check by a token that does    unchanged: it answers "not held"
- *                not hold the key (or whose lease has ended)
- * </pre>
+ * it except a waiting take, which releases it while it waits. Each key goes through the states of {@link KeySlot}.
  * The line of a key is fair: a take waits behind every take that came before it, and only the first in line
  * takes a FREE key; each waiting take waits on a {@link Condition} of its own, and is woken when the key is
  * released, kept or extended, or when it becomes first. The first in line also wakes by itself when the
@@ -59,13 +42,13 @@ public final class InMemoryLockStore implements LockStore {
 
     private final String keyPrefix;
 
-    private final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantLock lock;
 
     /** Every key ever taken, with its last fencing token (as Redis keeps a key's counter); guarded by lock. */
-    private final Map<String, KeySlot> slots = new HashMap<>();
+    private final Map<String, KeySlot> slots;
 
     /** The instances whose tokens this store holds, by the id that begins their tokens. */
-    private final Map<String, InstanceInfo> instances = new ConcurrentHashMap<>();
+    private final Map<String, InstanceInfo> instances;
 
     /** Guarded by lock. */
     private boolean closed;
@@ -73,6 +56,17 @@ public final class InMemoryLockStore implements LockStore {
     /** @param keyPrefix put in front of every key, like {@code redis-lock.key-prefix} */
     public InMemoryLockStore(String keyPrefix) {
         this.keyPrefix = keyPrefix;
+        this.lock = new ReentrantLock();
+        this.slots = new HashMap<>();
+        this.instances = new ConcurrentHashMap<>();
+    }
+
+    /** Over the keys and registry of {@code other}: another application (the store kit's); closes on its own. */
+    InMemoryLockStore(String keyPrefix, InMemoryLockStore other) {
+        this.keyPrefix = keyPrefix;
+        this.lock = other.lock;
+        this.slots = other.slots;
+        this.instances = other.instances;
     }
 
     /**
@@ -123,21 +117,12 @@ public final class InMemoryLockStore implements LockStore {
             }
             finally {
                 if (me != null) {
-                    leaveLine(slot, me);
+                    slot.leave(me);
                 }
             }
         }
         finally {
             this.lock.unlock();
-        }
-    }
-
-    /** The take leaves the line; if it was first, the next one is first now and must look at the key. */
-    private static void leaveLine(KeySlot slot, Condition me) {
-        boolean wasFirst = slot.line.peekFirst() == me;
-        slot.line.remove(me);
-        if (wasFirst) {
-            slot.signalFirst();
         }
     }
 
@@ -218,6 +203,21 @@ public final class InMemoryLockStore implements LockStore {
         try {
             KeySlot slot = this.slots.get(key);
             return (slot != null) ? slot.state(System.nanoTime()) : KeySlot.State.FREE;
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /** The key is FREE at once, as a Redis key an operator deletes; its holder finds the loss as on Redis. */
+    void drop(String key) {
+        this.lock.lock();
+        try {
+            KeySlot slot = this.slots.get(key);
+            if (slot != null) {
+                slot.free();
+                slot.signalFirst();
+            }
         }
         finally {
             this.lock.unlock();

@@ -13,7 +13,26 @@ import io.github.redislock.engine.LockInspection;
 /**
  * One key of an {@link InMemoryLockStore}: its state ({@link State}), the last fencing token it handed out, and
  * the line of takes waiting for it. Not thread-safe: every method is called with the store's lock held, which
- * guards every slot; the transitions are the store's (see its Javadoc).
+ * guards every slot. The store moves a key through these states (t: the holder's token, f: the last fencing
+ * token):
+ * <pre>
+ * state          event                                                  next state
+ * FREE(f)        a take finds nobody waiting before it                  HELD(t, f+1): the lease counts from now
+ * FREE(f)        a take finds others waiting before it                  FREE(f): it joins the end of the line
+ * HELD(t, f)     a take of another token                                HELD(t, f): it joins the line, or gives up
+ *                                                                       at its deadline (null)
+ * HELD(t, f)     an extension by t before the lease ends                HELD(t, f): the lease counts from now;
+ *                                                                       the first in line is woken to wait for
+ *                                                                       the new end
+ * HELD(t, f)     a release by t, no keep                                FREE(f): the first in line is woken
+ * HELD(t, f)     a release by t, keep N ms                              KEPT(f): until N ms from now; the first
+ *                                                                       in line is woken to wait for its end
+ * HELD(t, f)     the lease ends (now reaches it)                        FREE(f)
+ * KEPT(f)        the keep ends                                          FREE(f)
+ * HELD, KEPT     dropped (deleted behind the holder's back)             FREE(f): the first in line is woken
+ * any            a release, extension or check by a token that does    unchanged: it answers "not held"
+ *                not hold the key (or whose lease has ended)
+ * </pre>
  */
 final class KeySlot {
 
@@ -99,6 +118,15 @@ final class KeySlot {
         this.state = State.KEPT;
         this.holderToken = null;
         this.untilNanos = nowNanos + keepNanos;
+    }
+
+    /** A take leaves the line; if it was first, the next one is first now and must look at the key. */
+    void leave(Condition waiter) {
+        boolean wasFirst = this.line.peekFirst() == waiter;
+        this.line.remove(waiter);
+        if (wasFirst) {
+            signalFirst();
+        }
     }
 
     /** Wakes the first waiting take, if any, to look at the key again. */

@@ -35,6 +35,7 @@ import io.github.redislock.actuate.RedisLocksEndpoint;
 import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.annotation.OnLockFailure;
 import io.github.redislock.engine.LockEngine;
+import io.github.redislock.testsupport.ZooKeeperServer;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;

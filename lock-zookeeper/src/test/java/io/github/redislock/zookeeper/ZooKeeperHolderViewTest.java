@@ -25,6 +25,7 @@ import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockInspection.Holder;
 import io.github.redislock.engine.LockInspection.State;
+import io.github.redislock.testsupport.ZooKeeperServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

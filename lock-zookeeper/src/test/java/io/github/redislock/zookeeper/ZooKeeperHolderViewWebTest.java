@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
+import io.github.redislock.testsupport.ZooKeeperServer;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;

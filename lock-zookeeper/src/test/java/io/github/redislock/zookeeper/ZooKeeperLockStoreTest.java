@@ -5,8 +5,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -23,17 +21,20 @@ import org.junit.jupiter.api.Test;
 import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockLossDetection;
-import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
 import io.github.redislock.engine.LockEngine;
+import io.github.redislock.testsupport.ZooKeeperServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The ZooKeeper store under the engine, on a real ZooKeeper server: two "applications" are two Curator clients
- * (two sessions), each with its own store and engine.
+ * What only the ZooKeeper store does, under the engine, on a real ZooKeeper server: zxid fences across sessions
+ * and parent nodes, notified waiting, suspended connections, nodes deleted behind a holder's back, a fixed
+ * lease's timer, an unreachable ensemble, key encoding. Two "applications" are two Curator clients (two
+ * sessions), each with its own store and engine. What every store promises is proven by
+ * {@link ZooKeeperStoreContractTest}.
  */
 class ZooKeeperLockStoreTest {
 
@@ -93,59 +94,6 @@ class ZooKeeperLockStoreTest {
                 : List.of();
     }
 
-    /** What the lock nodes under the key keep: their holders' or waiters' tokens. */
-    private List<String> tokens(String name) throws Exception {
-        List<String> tokens = new ArrayList<>();
-        for (String node : nodes(name)) {
-            tokens.add(new String(this.inspector.getData().forPath("/locks/" + ZnodeNames.encode(name) + "/" + node),
-                    java.nio.charset.StandardCharsets.UTF_8));
-        }
-        return tokens;
-    }
-
-    @Test
-    void applicationsAndThreadsNeverOverlapAndHoldersFencesIncrease() throws Exception {
-        Application[] applications = { application(), application() };
-        int threads = 4;
-        int rounds = 25;
-        AtomicInteger inside = new AtomicInteger();
-        AtomicInteger overlaps = new AtomicInteger();
-        // The witness: what entered, in the order it entered, judged by the test, not the library.
-        List<Long> entries = Collections.synchronizedList(new ArrayList<>());
-        ExecutorService pool = Executors.newFixedThreadPool(applications.length * threads);
-        CyclicBarrier start = new CyclicBarrier(applications.length * threads);
-        List<Future<?>> done = new ArrayList<>();
-        for (Application application : applications) {
-            for (int t = 0; t < threads; t++) {
-                done.add(pool.submit(() -> {
-                    start.await();
-                    for (int i = 0; i < rounds; i++) {
-                        try (LockHandle lock = application.engine()
-                            .acquire(LockRequest.of("hot key/1", Duration.ofSeconds(30), null))) {
-                            if (inside.incrementAndGet() != 1) {
-                                overlaps.incrementAndGet();
-                            }
-                            entries.add(lock.fencingToken());
-                            Thread.onSpinWait();
-                            inside.decrementAndGet();
-                        }
-                    }
-                    return null;
-                }));
-            }
-        }
-        for (Future<?> future : done) {
-            future.get(120, TimeUnit.SECONDS);
-        }
-        pool.shutdown();
-        assertThat(overlaps).hasValue(0);
-        assertThat(entries).hasSize(applications.length * threads * rounds);
-        for (int i = 1; i < entries.size(); i++) {
-            assertThat(entries.get(i)).as("fence of entry %d", i).isGreaterThan(entries.get(i - 1));
-        }
-        assertThat(nodes("hot key/1")).isEmpty();
-    }
-
     @Test
     void fencingTokensIncreaseAcrossSessionsAndADeletedParent() throws Exception {
         Application first = application();
@@ -196,49 +144,6 @@ class ZooKeeperLockStoreTest {
     }
 
     @Test
-    void aWaiterThatTimesOutLeavesNoNode() throws Exception {
-        Application holder = application();
-        Application other = application();
-        try (LockHandle held = holder.engine().acquire(LockRequest.of("timeout", Duration.ZERO, null))) {
-            assertThatThrownBy(() -> other.engine().acquire(LockRequest.of("timeout", Duration.ofMillis(300), null)))
-                .isInstanceOf(LockNotAcquiredException.class);
-            assertThat(tokens("timeout")).containsExactly(held.token());
-        }
-        assertThat(nodes("timeout")).isEmpty();
-    }
-
-    @Test
-    void anInterruptedWaiterLeavesNoNode() throws Exception {
-        Application holder = application();
-        Application other = application();
-        try (LockHandle held = holder.engine().acquire(LockRequest.of("interrupt", Duration.ZERO, null))) {
-            CountDownLatch failed = new CountDownLatch(1);
-            List<Throwable> failures = new CopyOnWriteArrayList<>();
-            Thread waiter = new Thread(() -> {
-                try {
-                    other.engine().acquire(LockRequest.of("interrupt", Duration.ofSeconds(30), null)).close();
-                }
-                catch (Throwable ex) {
-                    failures.add(ex);
-                    failures.add(new IllegalStateException("interrupted: " + Thread.currentThread().isInterrupted()));
-                }
-                finally {
-                    failed.countDown();
-                }
-            });
-            waiter.start();
-            await().atMost(Duration.ofSeconds(10)).until(() -> !other.store().waiting().isEmpty());
-            assertThat(nodes("interrupt")).hasSize(2);
-            waiter.interrupt();
-            assertThat(failed.await(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(failures.get(0)).isInstanceOf(LockException.class).hasMessageContaining("Interrupted");
-            assertThat(failures.get(1)).hasMessage("interrupted: true");
-            assertThat(tokens("interrupt")).containsExactly(held.token());
-        }
-        assertThat(nodes("interrupt")).isEmpty();
-    }
-
-    @Test
     void anInterruptedHolderStillReleases() throws Exception {
         Application holder = application();
         LockHandle lock = holder.engine().acquire(LockRequest.of("interrupted holder", Duration.ZERO, null));
@@ -251,65 +156,6 @@ class ZooKeeperLockStoreTest {
             Thread.interrupted();
         }
         assertThat(nodes("interrupted holder")).isEmpty();
-    }
-
-    @Test
-    void multipleKeysAreAllOrNothing() throws Exception {
-        Application first = application();
-        Application second = application();
-        try (LockHandle b = second.engine().acquire(LockRequest.of("multi:b", Duration.ZERO, null))) {
-            assertThatThrownBy(() -> first.engine()
-                .acquire(LockRequest.of(List.of("multi:a", "multi:b"), Duration.ofMillis(200), null)))
-                .isInstanceOf(LockNotAcquiredException.class);
-            assertThat(nodes("multi:a")).isEmpty();
-        }
-        try (LockHandle both = first.engine()
-            .acquire(LockRequest.of(List.of("multi:b", "multi:a"), Duration.ZERO, null))) {
-            assertThat(both.isHeld()).isTrue();
-            assertThat(nodes("multi:a")).hasSize(1);
-            assertThat(nodes("multi:b")).hasSize(1);
-        }
-        assertThat(nodes("multi:a")).isEmpty();
-        assertThat(nodes("multi:b")).isEmpty();
-    }
-
-    @Test
-    void theHoldingThreadEntersAgainAndOthersWait() throws Exception {
-        Application application = application();
-        try (LockHandle outer = application.engine().acquire(LockRequest.of("reentrant", Duration.ZERO, null))) {
-            try (LockHandle inner = application.engine().acquire(LockRequest.of("reentrant", Duration.ZERO, null))) {
-                assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
-                assertThat(nodes("reentrant")).hasSize(1);
-            }
-            assertThat(outer.isHeld()).isTrue();
-            assertThat(nodes("reentrant")).hasSize(1);
-            ExecutorService pool = Executors.newSingleThreadExecutor();
-            Future<?> other = pool.submit(
-                    () -> application.engine().acquire(LockRequest.of("reentrant", Duration.ofMillis(200), null)));
-            assertThatThrownBy(() -> other.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LockNotAcquiredException.class);
-            // A non-reentrant request of the holding thread (async or reactive work) waits like anyone else.
-            assertThatThrownBy(() -> application.engine()
-                .acquire(LockRequest.of("reentrant", Duration.ofMillis(200), null).nonReentrant()))
-                .isInstanceOf(LockNotAcquiredException.class);
-            pool.shutdown();
-        }
-        assertThat(nodes("reentrant")).isEmpty();
-    }
-
-    @Test
-    void anExpiredSessionLosesTheLockAndSaysSo() throws Exception {
-        Application holder = application();
-        Application other = application();
-        LockHandle lock = holder.engine().acquire(LockRequest.of("expiring", Duration.ZERO, null));
-        server.expireSession(holder.client());
-        await().atMost(Duration.ofSeconds(10)).until(lock::isLost);
-        assertThat(lock.isHeld()).isFalse();
-        assertThat(this.losses).containsExactly("/locks/expiring " + lock.fencingToken() + " " + LockLossDetection.SESSION);
-        try (LockHandle next = other.engine().acquire(LockRequest.of("expiring", Duration.ofSeconds(10), null))) {
-            assertThat(next.fencingToken()).isGreaterThan(lock.fencingToken());
-        }
-        lock.close();
-        assertThat(this.losses).hasSize(1);
     }
 
     @Test
@@ -349,19 +195,6 @@ class ZooKeeperLockStoreTest {
                 + LockLossDetection.COMMIT_CHECK);
     }
 
-    @Test
-    void aFixedLeaseEndsTheLockAndTheReleaseReportsIt() throws Exception {
-        Application holder = application();
-        Application other = application();
-        LockHandle lock = holder.engine().acquire(LockRequest.of("fixed", Duration.ZERO, Duration.ofMillis(300)));
-        try (LockHandle next = other.engine().acquire(LockRequest.of("fixed", Duration.ofSeconds(10), null))) {
-            assertThat(lock.isHeld()).isFalse();
-            assertThat(next.fencingToken()).isGreaterThan(lock.fencingToken());
-        }
-        lock.close();
-        assertThat(this.losses).containsExactly("/locks/fixed " + lock.fencingToken() + " " + LockLossDetection.RELEASE);
-    }
-
     /**
      * A waiter that waited in line longer than its fixed lease gets the whole lease once it has the lock, as on
      * Redis (where a waiter's lease starts with the attempt that took the key). Found by the torture suite's
@@ -393,21 +226,6 @@ class ZooKeeperLockStoreTest {
         finally {
             pool.shutdownNow();
         }
-    }
-
-    @Test
-    void holdAtLeastKeepsTheNodeAfterTheRelease() throws Exception {
-        Application holder = application();
-        Application other = application();
-        long released;
-        try (LockHandle lock = holder.engine()
-            .acquire(LockRequest.of("kept", Duration.ZERO, null).holdAtLeast(Duration.ofMillis(800)))) {
-            released = System.nanoTime();
-        }
-        try (LockHandle next = other.engine().acquire(LockRequest.of("kept", Duration.ofSeconds(10), null))) {
-            assertThat(System.nanoTime() - released).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(700));
-        }
-        assertThat(this.losses).isEmpty();
     }
 
     @Test

@@ -26,6 +26,7 @@ import io.github.redislock.test.InMemoryLockStore;
 import io.github.redislock.test.LockRecorder;
 import io.github.redislock.test.TestLocks;
 import io.github.redislock.zookeeper.autoconfigure.ZooKeeperLockAutoConfiguration;
+import io.github.redislock.testsupport.ZooKeeperServer;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockTokens;
-import io.github.redislock.support.TestConnections;
+import io.github.redislock.testsupport.TestConnections;
 import io.github.redislock.testsupport.RedisServerExtension;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;

@@ -37,7 +37,7 @@ import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockStore;
 import io.github.redislock.metrics.RedisLockMetrics;
 import io.github.redislock.zookeeper.ZooKeeperLockStore;
-import io.github.redislock.zookeeper.ZooKeeperServer;
+import io.github.redislock.testsupport.ZooKeeperServer;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;

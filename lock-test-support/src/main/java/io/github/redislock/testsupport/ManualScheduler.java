@@ -1,4 +1,4 @@
-package io.github.redislock.support;
+package io.github.redislock.testsupport;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
-import io.github.redislock.support.ManualScheduler;
+import io.github.redislock.testsupport.ManualScheduler;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,14 +16,15 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The engine never hands out a lock that came back from the store with its lease (nearly) run out by this JVM's
- * clock ({@link Acquirer}): each transition of that rule, over an in-memory store whose takes can be made late.
+ * clock ({@link Acquirer}): each transition of that rule, over the in-memory store with takes made late
+ * ({@link ScriptedStore}).
  * What a real Redis makes of it is in {@code LateArrivalTest}.
  */
 class FreshLockTest {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
 
-    private final InMemoryStore store = new InMemoryStore(true);
+    private final ScriptedStore store = ScriptedStore.withLeases();
 
     private final List<String> lost = new CopyOnWriteArrayList<>();
 
@@ -42,7 +43,7 @@ class FreshLockTest {
             assertThat(handle.fencingToken()).isEqualTo(2);
             assertThat(this.store.takes).containsExactly("k", "k");
             assertThat(this.store.releases).containsExactly("k kept 0");
-            assertThat(this.store.holders().get("k").fencingToken()).isEqualTo(2);
+            assertThat(this.store.holders("k")).containsEntry("k", 2L);
         }
         assertThat(this.lost).isEmpty();
     }
@@ -66,7 +67,7 @@ class FreshLockTest {
             .isInstanceOf(LockNotAcquiredException.class);
         assertThat(this.store.takes).containsExactly("k", "k");
         assertThat(this.store.releases).containsExactly("k kept 0", "k kept 0");
-        assertThat(this.store.holders()).isEmpty();
+        assertThat(this.store.holders("k")).isEmpty();
         assertThat(this.engine.state().held()).isEmpty();
         assertThat(this.lost).isEmpty();
     }
@@ -80,7 +81,7 @@ class FreshLockTest {
     void anEarlierKeyThatWentStaleWhileALaterOneCameStartsTheRequestOver() {
         Duration lease = Duration.ofSeconds(1);
         this.store.duringNextTakeOf("b", () -> {
-            long aStart = this.store.holders().get("a").leaseStartNanos();
+            long aStart = this.store.taken("a").leaseStartNanos();
             // The time under test: a's lease runs down to less than a tenth while b is on its way.
             await().atMost(Duration.ofSeconds(5))
                 .until(() -> System.nanoTime() - aStart > lease.minus(lease.dividedBy(20)).toNanos());
@@ -91,7 +92,8 @@ class FreshLockTest {
             assertThat(both.isHeld()).isTrue();
             assertThat(this.store.takes).containsExactly("a", "b", "a", "b");
             assertThat(this.store.releases).containsExactly("b kept 0", "a kept 0");
-            assertThat(this.store.holders().get("a").fencingToken()).isEqualTo(3);
+            // The key's second acquisition (fencing tokens count per key).
+            assertThat(this.store.holders("a")).containsEntry("a", 2L);
         }
         assertThat(this.lost).isEmpty();
     }

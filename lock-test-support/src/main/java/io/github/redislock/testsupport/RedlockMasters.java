@@ -1,4 +1,4 @@
-package io.github.redislock.support;
+package io.github.redislock.testsupport;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,13 +9,18 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
-import io.github.redislock.testsupport.RedisServer;
-
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * Independent local masters for Redlock tests, started once per test class; after each test the connection
- * factories handed out are destroyed and every master is resumed (a test may have paused one) and flushed.
+ * Independent local masters for Redlock tests, for JUnit 5, started once per test class:
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * static final RedlockMasters masters = new RedlockMasters(5);
+ * }</pre>
+ *
+ * After each test the connection factories handed out by {@link #connect} are destroyed, and every master is
+ * brought back to a running, empty state: restarted if a test stopped it, resumed if it paused it, flushed.
  */
 public final class RedlockMasters implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
 
@@ -25,6 +30,7 @@ public final class RedlockMasters implements BeforeAllCallback, AfterEachCallbac
 
     private final List<RedisConnectionFactory> factories = new ArrayList<>();
 
+    /** @param count how many masters, at least 3 for Redlock */
     public RedlockMasters(int count) {
         this.count = count;
     }
@@ -41,6 +47,9 @@ public final class RedlockMasters implements BeforeAllCallback, AfterEachCallbac
         this.factories.forEach(TestConnections::destroy);
         this.factories.clear();
         for (RedisServer master : this.masters) {
+            if (!master.isRunning()) {
+                master.restart();
+            }
             master.resume();
             master.flushAll();
         }
@@ -56,12 +65,15 @@ public final class RedlockMasters implements BeforeAllCallback, AfterEachCallbac
         return this.masters.get(i);
     }
 
-    /** Every master. */
+    /** Every master, in order. */
     public List<RedisServer> all() {
         return this.masters;
     }
 
-    /** One Lettuce factory per master, destroyed after the test. */
+    /**
+     * One started Lettuce factory per master, destroyed after the test. A test that restarts a master may want
+     * fresh ones: a factory whose node was down may still be in its reconnect back-off.
+     */
     public List<RedisConnectionFactory> connect(Duration commandTimeout) {
         List<RedisConnectionFactory> connected = new ArrayList<>();
         for (RedisServer master : this.masters) {

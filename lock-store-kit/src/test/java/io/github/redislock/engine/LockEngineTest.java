@@ -9,7 +9,7 @@ import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
-import io.github.redislock.support.ManualScheduler;
+import io.github.redislock.testsupport.ManualScheduler;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,13 +17,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The engine's own transitions ({@link Entry}'s HELD(n) and RELEASED, multi-key TAKING and UNDONE) over an
- * in-process store that records every take and release, so that what reaches the store is counted, not guessed.
- * Leases and losses are in {@link RenewalAndLossTest}; what a real store makes of them is in the stores' tests
- * ({@code RedlockEngineTest}, the single-Redis tests).
+ * in-memory store that records every take and release ({@link ScriptedStore}), so that what reaches the store is
+ * counted, not guessed. Leases and losses are in {@link RenewalAndLossTest}; what every real store makes of them is
+ * proven by the store kit ({@code LockStoreContract}), what is a store's own in its tests.
  */
 class LockEngineTest {
 
-    private final InMemoryStore store = new InMemoryStore(true);
+    private final ScriptedStore store = ScriptedStore.withLeases();
 
     private final LockEngine engine = new LockEngine(this.store, Duration.ofSeconds(30), LockLossListener.NONE,
             new ManualScheduler());
@@ -128,7 +128,7 @@ class LockEngineTest {
                     (ex) -> assertThat(ex.getKeys()).containsExactly("a", "b", "c"));
         assertThat(this.store.takes).containsExactly("a", "b");
         assertThat(this.store.releases).containsExactly("a kept 0");
-        assertThat(this.store.holders()).containsOnlyKeys("b");
+        assertThat(this.store.holders("a", "b", "c")).containsOnlyKeys("b");
     }
 
     @Test
@@ -137,7 +137,7 @@ class LockEngineTest {
         assertThatThrownBy(() -> this.engine.acquire(LockRequest.of(List.of("a", "b"), Duration.ZERO, null)))
             .isInstanceOf(OutOfMemoryError.class);
         assertThat(this.store.releases).containsExactly("a kept 0");
-        assertThat(this.store.holders()).isEmpty();
+        assertThat(this.store.holders("a", "b")).isEmpty();
         // And nothing of it is entered again.
         this.engine.acquire(request("a")).close();
         assertThat(this.store.takes).containsExactly("a", "b", "a");

@@ -1,10 +1,12 @@
-package io.github.redislock.support;
+package io.github.redislock.testsupport;
 
 import java.time.Duration;
-
-import io.github.redislock.testsupport.RedisServer;
+import java.util.Locale;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
@@ -12,7 +14,7 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-/** Lettuce and Jedis connection factories on a test server, as Spring Boot would build them. */
+/** Lettuce and Jedis connection factories on a test server or cluster, as Spring Boot would build them. */
 public final class TestConnections {
 
     private TestConnections() {
@@ -28,20 +30,23 @@ public final class TestConnections {
             return (this == LETTUCE) ? lettuce(redis, commandTimeout) : jedis(redis, commandTimeout);
         }
 
+        /** A started factory of this library on every node of the cluster; the caller {@link #destroy}s it. */
+        public RedisConnectionFactory connect(RedisCluster cluster, Duration commandTimeout) {
+            RedisClusterConfiguration nodes = new RedisClusterConfiguration(cluster.nodeAddresses());
+            return started((this == LETTUCE) ? new LettuceConnectionFactory(nodes, lettuceClient(commandTimeout))
+                    : new JedisConnectionFactory(nodes, jedisClient(commandTimeout)));
+        }
+
         /** The value of {@code spring.data.redis.client-type} that selects this library. */
         public String clientType() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
     /** A started factory with the given command timeout; the caller destroys it. */
     public static LettuceConnectionFactory lettuce(RedisServer redis, Duration commandTimeout) {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(redis.host(), redis.port()),
-                LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build());
-        factory.afterPropertiesSet();
-        factory.start();
-        return factory;
+        return started(new LettuceConnectionFactory(new RedisStandaloneConfiguration(redis.host(), redis.port()),
+                lettuceClient(commandTimeout)));
     }
 
     /**
@@ -50,11 +55,26 @@ public final class TestConnections {
      * destroys it.
      */
     public static JedisConnectionFactory jedis(RedisServer redis, Duration commandTimeout) {
-        JedisConnectionFactory factory = new JedisConnectionFactory(
-                new RedisStandaloneConfiguration(redis.host(), redis.port()),
-                JedisClientConfiguration.builder().connectTimeout(commandTimeout).readTimeout(commandTimeout)
-                    .usePooling().build());
-        factory.afterPropertiesSet();
+        return started(new JedisConnectionFactory(new RedisStandaloneConfiguration(redis.host(), redis.port()),
+                jedisClient(commandTimeout)));
+    }
+
+    private static LettuceClientConfiguration lettuceClient(Duration commandTimeout) {
+        return LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build();
+    }
+
+    private static JedisClientConfiguration jedisClient(Duration commandTimeout) {
+        return JedisClientConfiguration.builder().connectTimeout(commandTimeout).readTimeout(commandTimeout)
+            .usePooling().build();
+    }
+
+    private static <F extends InitializingBean & SmartLifecycle> F started(F factory) {
+        try {
+            factory.afterPropertiesSet();
+        }
+        catch (Exception ex) {
+            throw new IllegalStateException(ex);
+        }
         factory.start();
         return factory;
     }

@@ -1,4 +1,4 @@
-package io.github.redislock.zookeeper;
+package io.github.redislock.testsupport;
 
 import java.io.File;
 import java.io.IOException;

@@ -1,0 +1,96 @@
+package io.github.redislock.storekit;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.redislock.LockHandle;
+import io.github.redislock.LockRequest;
+import io.github.redislock.engine.LockEngine;
+import io.github.redislock.engine.LockInspection;
+import io.github.redislock.engine.LockStore;
+
+/**
+ * One application of a check: a store made by the fixture, the {@link LockEngine} over it, and every loss the
+ * engine told, in order. Made by {@link Applications#start}.
+ */
+public final class Application {
+
+    private final String name;
+
+    private final LockStore store;
+
+    private final LockEngine engine;
+
+    private final List<Loss> losses = new CopyOnWriteArrayList<>();
+
+    Application(String name, LockStore store, Duration renewedLease) {
+        this.name = name;
+        this.store = store;
+        this.engine = new LockEngine(store, renewedLease,
+                (key, token, fence, detection) -> this.losses.add(new Loss(key, token, fence, detection)));
+    }
+
+    /** The application's name in the check's messages. */
+    public String name() {
+        return this.name;
+    }
+
+    public LockStore store() {
+        return this.store;
+    }
+
+    public LockEngine engine() {
+        return this.engine;
+    }
+
+    /** The losses the engine told its listener, in the order it told them. */
+    public List<Loss> losses() {
+        return this.losses;
+    }
+
+    /** Whether the engine told the loss of the key's lock with this fencing token. */
+    public boolean told(String key, long fencingToken) {
+        return this.losses.stream().anyMatch((loss) -> loss.key().equals(key) && loss.fencingToken() == fencingToken);
+    }
+
+    /** The store's key for a lock name. */
+    public String key(String name) {
+        return this.store.key(name);
+    }
+
+    /** A renewed lock on the name, waiting up to {@code wait}. */
+    public LockHandle acquire(String name, Duration wait) {
+        return this.engine.acquire(LockRequest.of(name, wait, null));
+    }
+
+    public LockHandle acquire(LockRequest request) {
+        return this.engine.acquire(request);
+    }
+
+    /** What the store says of the name's key now, asked through this application. */
+    public LockInspection inspect(String name) {
+        return this.engine.inspect(name);
+    }
+
+    /** Whether this application's engine holds the key now (its snapshot of held keys). */
+    public boolean holds(String key) {
+        return this.engine.state().held().stream().anyMatch((held) -> held.key().equals(key));
+    }
+
+    /**
+     * The fencing token this application holds the key with now, read from the engine's snapshot (a multi-key
+     * handle carries one token for all its keys).
+     * @throws IllegalStateException if it does not hold the key
+     */
+    public long fenceOf(String key) {
+        return this.engine.state().held().stream().filter((held) -> held.key().equals(key)).findFirst()
+            .map((held) -> held.fencingToken())
+            .orElseThrow(() -> new IllegalStateException(this.name + " does not hold " + key));
+    }
+
+    @Override
+    public String toString() {
+        return this.name;
+    }
+}

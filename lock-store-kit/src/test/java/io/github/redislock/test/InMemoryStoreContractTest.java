@@ -1,0 +1,13 @@
+package io.github.redislock.test;
+
+import io.github.redislock.storekit.LockStoreContract;
+import io.github.redislock.storekit.StoreFixture;
+
+/** lock-test's in-memory store ({@link InMemoryLockStore}) proves the store contract. */
+class InMemoryStoreContractTest extends LockStoreContract {
+
+    @Override
+    protected StoreFixture fixture() {
+        return new InMemoryStoreFixture();
+    }
+}
