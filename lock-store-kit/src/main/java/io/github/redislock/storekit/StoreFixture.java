@@ -53,9 +53,14 @@ public interface StoreFixture extends AutoCloseable {
      * @param self the instance
      * @param ownerId the random id that begins the tokens of the engine over the store
      * ({@link io.github.redislock.engine.LockEngine#ownerId})
+     * By default through the SPI ({@link LockStore#publishInstance}); a fixture whose store writes its entry only
+     * once started (as a bean's lifecycle would) starts it here too.
      * @return false when the store keeps no registry: the kit then expects holders it cannot name
      */
-    boolean publishInstance(LockStore store, InstanceInfo self, String ownerId);
+    default boolean publishInstance(LockStore store, InstanceInfo self, String ownerId) {
+        store.publishInstance(self, ownerId);
+        return true;
+    }
 
     /**
      * Whether the store's locks are leased (they expire unless extended, and a loss is found by the engine's

@@ -3,7 +3,6 @@ package io.github.redislock.redlock;
 import java.time.Duration;
 import java.util.List;
 
-import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockStore;
 import io.github.redislock.storekit.RedisNodes;
 import io.github.redislock.storekit.StoreFixture;
@@ -38,11 +37,6 @@ final class RedlockStoreFixture implements StoreFixture {
         return RedisNodes.keysOf(this.masters.all(), key, counter::equals);
     }
 
-    @Override
-    public boolean publishInstance(LockStore store, InstanceInfo self, String ownerId) {
-        store.publishInstance(self, ownerId);
-        return true;
-    }
 
     @Override
     public boolean leased() {

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
-import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockStore;
 import io.github.redislock.storekit.ForwardingStore;
@@ -60,11 +59,6 @@ public final class InMemoryStoreFixture implements StoreFixture {
         return residue;
     }
 
-    @Override
-    public boolean publishInstance(LockStore store, InstanceInfo self, String ownerId) {
-        store.publishInstance(self, ownerId);
-        return true;
-    }
 
     @Override
     public boolean leased() {

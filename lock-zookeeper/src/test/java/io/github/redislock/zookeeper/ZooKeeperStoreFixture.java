@@ -8,7 +8,6 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.curator.framework.CuratorFramework;
 
-import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockStore;
 import io.github.redislock.storekit.StoreFixture;
 import io.github.redislock.testsupport.ZooKeeperServer;
@@ -71,11 +70,6 @@ final class ZooKeeperStoreFixture implements StoreFixture {
         }
     }
 
-    @Override
-    public boolean publishInstance(LockStore store, InstanceInfo self, String ownerId) {
-        ((ZooKeeperLockStore) store).publishInstance(self, ownerId);
-        return true;
-    }
 
     /** Locks last as long as the session that made their nodes. */
     @Override
