@@ -4,7 +4,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -17,7 +16,6 @@ import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.KeyRules;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockStore;
-import io.github.redislock.engine.LockTokens;
 import io.github.redislock.engine.StoreListener;
 import io.github.redislock.engine.StoreLock;
 
@@ -47,8 +45,8 @@ public final class InMemoryLockStore implements LockStore {
     /** Every key ever taken, with its last fencing token (as Redis keeps a key's counter); guarded by lock. */
     private final Map<String, KeySlot> slots;
 
-    /** The instances whose tokens this store holds, by the id that begins their tokens. */
-    private final Map<String, InstanceInfo> instances;
+    /** The instances whose tokens this store holds. */
+    private final InstanceNames instances;
 
     /** Guarded by lock. */
     private boolean closed;
@@ -58,7 +56,7 @@ public final class InMemoryLockStore implements LockStore {
         this.keyPrefix = keyPrefix;
         this.lock = new ReentrantLock();
         this.slots = new HashMap<>();
-        this.instances = new ConcurrentHashMap<>();
+        this.instances = new InstanceNames();
     }
 
     /** Over the keys and registry of {@code other}: another application (the store kit's); closes on its own. */
@@ -258,7 +256,7 @@ public final class InMemoryLockStore implements LockStore {
     /** Names the instance whose tokens begin with {@code ownerId}, for {@link #inspect}. */
     @Override
     public void publishInstance(InstanceInfo self, String ownerId) {
-        this.instances.put(ownerId, self);
+        this.instances.publish(self, ownerId);
     }
 
     /**
@@ -270,17 +268,11 @@ public final class InMemoryLockStore implements LockStore {
         this.lock.lock();
         try {
             KeySlot slot = this.slots.get(key);
-            return (slot != null) ? slot.inspect(System.nanoTime(), this::holderOf) : LockInspection.free(key, 0);
+            return (slot != null) ? slot.inspect(System.nanoTime(), this.instances::holderOf) : LockInspection.free(key, 0);
         }
         finally {
             this.lock.unlock();
         }
-    }
-
-    private LockInspection.Holder holderOf(@Nullable String token) {
-        String id = LockTokens.idOf(token);
-        InstanceInfo instance = (id != null) ? this.instances.get(id) : null;
-        return (instance != null) ? LockInspection.Holder.of(instance) : LockInspection.Holder.UNKNOWN;
     }
 
     /** Takes fail from now on, waiting ones too; held locks stay until released or their leases end. */
