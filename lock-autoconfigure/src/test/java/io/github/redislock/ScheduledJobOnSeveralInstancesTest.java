@@ -3,6 +3,7 @@ package io.github.redislock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -51,6 +52,9 @@ class ScheduledJobOnSeveralInstancesTest {
 
     private static final int INSTANCES = 3;
 
+    /** {@link HeldReport}'s holdAtLeast. */
+    private static final Duration HOLD_AT_LEAST = Duration.ofMillis(800);
+
     /** Periods judged, once every instance fires. */
     private static final int PERIODS = 5;
 
@@ -82,11 +86,24 @@ class ScheduledJobOnSeveralInstancesTest {
         this.origin = System.nanoTime();
     }
 
+    /**
+     * holdAtLeast keeps the key for 800 ms after a run took it, so the instances firing 150 and 300 ms later skip
+     * and the job runs once per period. What the lock promises is judged run by run, so that a loaded machine's
+     * stalls (seen: no run at all in one period, after a run that took the key late kept it past all three firings)
+     * decide nothing either way: a run never starts within holdAtLeast of the firing of the run before it (whose
+     * lock was taken after that firing began, and kept 800 ms from then); a firing is skipped only while another
+     * run (any instance's, its own earlier one too) is inside its locked call or within holdAtLeast after it
+     * returned. On an idle machine that is one run per period; under load a late run may keep the key past
+     * every firing of the next period, as docs/scheduled-jobs.md says of scheduling delays.
+     */
     @Test
-    void withHoldAtLeastTheJobRunsOncePerPeriodAcrossAllInstances() {
+    void withHoldAtLeastNoRunStartsWithinItOfTheOneBeforeAndNoFiringIsSkippedForNothing() {
         Map<Long, List<String>> runs = runInstances(HeldReport.class);
-        assertThat(runs).hasSize(PERIODS).allSatisfy((period, instances) -> assertThat(instances)
-                .as("runs in period %d", period).hasSize(1));
+        assertThat(runs).as("runs in the judged periods").isNotEmpty();
+        assertThat(runsStartedWithinHoldAtLeast()).as("runs that started within holdAtLeast of the firing of the "
+                + "run before (ns from the grid's origin)").isEmpty();
+        assertThat(skippedWithNoRunInsideOrKept()).as("firings skipped although no run was inside its locked call "
+                + "or within holdAtLeast after it (ns from the grid's origin)").isEmpty();
     }
 
     /**
@@ -126,6 +143,52 @@ class ScheduledJobOnSeveralInstancesTest {
             .map((skipped) -> "instance-" + skipped.instance() + " " + (skipped.firedAt() - this.origin) + ".."
                     + (skipped.returnedAt() - this.origin))
             .toList();
+    }
+
+    /**
+     * Runs (in the order they began, by the witness) whose start came less than holdAtLeast after the firing of
+     * the run before: that run took the key after its firing began, and the key was kept 800 ms from then.
+     */
+    private List<String> runsStartedWithinHoldAtLeast() {
+        List<Firing> ran = firings.stream().filter(this::ran).sorted(Comparator.comparingLong(this::startOf))
+            .toList();
+        List<String> early = new ArrayList<>();
+        for (int i = 1; i < ran.size(); i++) {
+            Firing before = ran.get(i - 1);
+            Firing run = ran.get(i);
+            if (startOf(run) - before.firedAt() < HOLD_AT_LEAST.toNanos()) {
+                early.add("instance-" + run.instance() + " at " + (startOf(run) - this.origin) + " after instance-"
+                        + before.instance() + " fired at " + (before.firedAt() - this.origin));
+            }
+        }
+        return early;
+    }
+
+    /**
+     * The firings of the judged periods whose job did not run although no run (of any instance, its own included)
+     * was inside its locked call or within holdAtLeast after it returned while the firing tried: with holdAtLeast
+     * the key is taken or kept only then, so each such firing is a lock kept too long (or refused for no reason).
+     */
+    private List<String> skippedWithNoRunInsideOrKept() {
+        List<Firing> all = List.copyOf(firings);
+        List<Firing> ran = all.stream().filter(this::ran).toList();
+        return all.stream()
+            .filter((firing) -> periodOf(firing.firedAt()) >= this.judgedFrom
+                    && periodOf(firing.firedAt()) < this.judgedUntil && !ran(firing))
+            .filter((skipped) -> ran.stream().noneMatch((run) -> run.firedAt() <= skipped.returnedAt()
+                    && skipped.firedAt() <= run.returnedAt() + HOLD_AT_LEAST.toNanos()))
+            .map((skipped) -> "instance-" + skipped.instance() + " " + (skipped.firedAt() - this.origin) + ".."
+                    + (skipped.returnedAt() - this.origin))
+            .toList();
+    }
+
+    /** When the witness says the firing's run began (the firing ran). */
+    private long startOf(Firing firing) {
+        return witness.stream().map((entry) -> entry.split("@"))
+            .filter((parts) -> parts[0].equals("instance-" + firing.instance()))
+            .mapToLong((parts) -> Long.parseLong(parts[1]))
+            .filter((at) -> at >= firing.firedAt() && at <= firing.returnedAt())
+            .findFirst().orElseThrow();
     }
 
     /** Whether the witness has a run of the firing's instance within the firing. */
