@@ -39,8 +39,8 @@ import org.springframework.util.ReflectionUtils;
  */
 public final class LockOperationSource {
 
-    private static final LockOperation NONE = new LockOperation("none", List.of(), Duration.ZERO, null, Duration.ZERO,
-            OnLockFailure.THROW, null, LockedReturn.VALUE);
+    private static final LockOperation NONE = new LockOperation("none", List.of(), Duration.ZERO, null,
+            RequestShape.PLAIN, OnLockFailure.THROW, null, LockedReturn.VALUE);
 
     private final KeyTemplateParser parser;
 
@@ -133,7 +133,8 @@ public final class LockOperationSource {
         if (lease.toMillis() < 1) {
             throw new InvalidLockDefinitionException(origin, "leaseTime must be at least 1ms: " + annotation.leaseTime());
         }
-        Duration holdAtLeast = holdAtLeast(annotation, lease, origin);
+        RequestShape shape = RequestShape.of(annotation,
+                duration(annotation.holdAtLeast(), () -> Duration.ZERO, "holdAtLeast", origin), lease, origin);
         Class<?> returnType = specific.getReturnType();
         if (annotation.onFailure() == OnLockFailure.SKIP && returnType.isPrimitive() && returnType != void.class) {
             throw new InvalidLockDefinitionException(origin, "onFailure = SKIP needs a return value to skip with, "
@@ -153,7 +154,7 @@ public final class LockOperationSource {
             throw new InvalidLockDefinitionException(origin, "onFailure = SKIP returns null, but the suspend function's "
                     + "return type is not nullable; make it nullable (Int?), or use THROW or a fallbackMethod");
         }
-        return new LockOperation(origin, keys, wait, annotation.leaseTime().isEmpty() ? null : lease, holdAtLeast,
+        return new LockOperation(origin, keys, wait, annotation.leaseTime().isEmpty() ? null : lease, shape,
                 annotation.onFailure(), fallback, returns);
     }
 
@@ -164,21 +165,6 @@ public final class LockOperationSource {
     private static boolean isSuspendBody(Method method) {
         return Modifier.isStatic(method.getModifiers()) && method.getName().endsWith("$suspendImpl")
                 && KotlinDetector.isKotlinType(method.getDeclaringClass());
-    }
-
-    /** {@code holdAtLeast}: zero when empty; never negative, nor longer than a fixed lease. */
-    private Duration holdAtLeast(DistributedLock annotation, Duration lease, String origin) {
-        Duration holdAtLeast = duration(annotation.holdAtLeast(), () -> Duration.ZERO, "holdAtLeast", origin);
-        if (holdAtLeast.isNegative()) {
-            throw new InvalidLockDefinitionException(origin, "holdAtLeast must not be negative: "
-                    + annotation.holdAtLeast());
-        }
-        if (!annotation.leaseTime().isEmpty() && lease.compareTo(holdAtLeast) < 0) {
-            throw new InvalidLockDefinitionException(origin, "leaseTime '" + annotation.leaseTime() + "' (" + lease
-                    + ") is shorter than holdAtLeast '" + annotation.holdAtLeast() + "' (" + holdAtLeast + "): the "
-                    + "fixed lease would expire before the minimum; make leaseTime longer, or leave it empty (renewed)");
-        }
-        return holdAtLeast;
     }
 
     private static void checkInterceptable(Method method, String origin) {

@@ -36,6 +36,9 @@ import org.jspecify.annotations.Nullable;
  * before an extension was confirmed ends the lock for good (the LOST row above): an extension confirmed after
  * that never makes it held again.
  * <p>
+ * Shared keys (read locks, a semaphore's permits) have one entry per holder here, each with a lock of its own in
+ * the store; what a thread that holds one may enter again is {@link LockEngine}'s rule.
+ * <p>
  * A lock taken for a non-reentrant request has no owner thread: nobody enters it again, and it ends after its
  * one acquisition. The counts are guarded by this; the state and lease clock are read without locking.
  */
@@ -55,6 +58,9 @@ final class Entry {
     final long leaseMillis;
 
     final boolean renewed;
+
+    /** How the key is shared: the kind this acquisition asked for. */
+    final Sharing sharing;
 
     /** The thread that may enter again, or {@code null} for a lock no thread owns. */
     private final @Nullable Thread owner;
@@ -84,9 +90,10 @@ final class Entry {
      * without leases
      * @param takenAtNanos when the store returned the lock ({@link System#nanoTime()})
      */
-    Entry(StoreLock lock, long leaseMillis, boolean renewed, long validNanos, boolean reentrant,
+    Entry(StoreLock lock, Sharing sharing, long leaseMillis, boolean renewed, long validNanos, boolean reentrant,
             long holdAtLeastNanos, long takenAtNanos) {
         this.lock = lock;
+        this.sharing = sharing;
         this.leaseMillis = leaseMillis;
         this.renewed = renewed;
         this.validNanos = validNanos;
@@ -153,6 +160,11 @@ final class Entry {
         return true;
     }
 
+    /** Whether this thread may enter it again (a lock taken by a reentrant request of that thread). */
+    boolean isOwnedBy(Thread thread) {
+        return this.owner == thread;
+    }
+
     /** Ends one acquisition; true when it was the last, and the key must be released. */
     synchronized boolean exitOne() {
         return this.holds > 0 && --this.holds == 0;
@@ -191,7 +203,7 @@ final class Entry {
         return new LockEngineState.HeldKey(this.lock.key(), this.lock.fencingToken(),
                 now.minusNanos(nowNanos - this.holdFromNanos), Duration.ofMillis(this.leaseMillis), this.renewed,
                 now.minusNanos(nowNanos - leaseStartNanos()),
-                (this.owner != null) ? this.owner.getName() : "(asynchronous work)", this.holds);
+                (this.owner != null) ? this.owner.getName() : "(asynchronous work)", this.holds, this.sharing);
     }
 
     @Override
