@@ -24,11 +24,27 @@ public final class Application {
 
     private final List<Loss> losses = new CopyOnWriteArrayList<>();
 
+    private volatile boolean crashed;
+
     Application(String name, LockStore store, Duration renewedLease) {
         this.name = name;
         this.store = store;
         this.engine = new LockEngine(store, renewedLease,
                 (key, token, fence, detection) -> this.losses.add(new Loss(key, token, fence, detection)));
+    }
+
+    /**
+     * The application crashes: its engine stops (renewing nothing, releasing nothing) and its store closes; what
+     * it held ends as the store's locks end. The kit no longer asks it whether anything is left.
+     */
+    public void crash() {
+        this.crashed = true;
+        this.engine.close();
+    }
+
+    /** Whether {@link #crash} was called. */
+    public boolean crashed() {
+        return this.crashed;
     }
 
     /** The application's name in the check's messages. */

@@ -39,6 +39,19 @@ public interface StoreFixture extends AutoCloseable {
     void loseLock(LockStore holder, String key);
 
     /**
+     * Takes one holder of a shared key (a reader, a semaphore's permit) away from the backend behind its back, as
+     * {@link #loseLock} does for a lock, leaving the key's other holders alone. The default is {@link #loseLock},
+     * right for a store whose loss takes only that holder's locks (a session store ends the holder's session); a
+     * store that keeps every holder of a key under one entry must override it.
+     * @param holder the store through which the permit is held
+     * @param key the store's key
+     * @param token the holder's token ({@link io.github.redislock.LockHandle#token()})
+     */
+    default void losePermit(LockStore holder, String key, String token) {
+        loseLock(holder, key);
+    }
+
+    /**
      * What the backend keeps for the key now, read from the backend itself, not through a store: the key,
      * queue entries, lock nodes, on any node; one line each, empty when nothing is left. What a store keeps on
      * purpose beyond a key's life (a fencing counter that must outlive it) is not residue.

@@ -288,6 +288,21 @@ public final class InMemoryLockStore implements LockStore {
         }
     }
 
+    /** The holder with this token goes at once, the key's other holders stay: one reader or permit lost. */
+    void drop(String key, String token) {
+        this.lock.lock();
+        try {
+            KeySlot slot = this.slots.get(key);
+            if (slot != null) {
+                slot.drop(token);
+                slot.signalAll();
+            }
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
     /** Takes fail from now on, waiting ones too; held locks stay until released or their leases end. */
     @Override
     public void close() {

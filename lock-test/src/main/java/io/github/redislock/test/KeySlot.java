@@ -168,6 +168,11 @@ final class KeySlot {
         this.holders.clear();
     }
 
+    /** The holder with this token goes at once (deleted behind its back); the others stay. */
+    void drop(String token) {
+        this.holders.removeIf((holder) -> token.equals(holder.token));
+    }
+
     /** A take leaves the line; the ones behind it may be admitted now. */
     void leave(Waiter waiter) {
         this.line.remove(waiter);
