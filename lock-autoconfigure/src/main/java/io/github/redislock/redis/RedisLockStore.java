@@ -14,6 +14,7 @@ import io.github.redislock.engine.LockEngineProbe;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockStore;
 import io.github.redislock.engine.LockTokens;
+import io.github.redislock.engine.Sharing;
 import io.github.redislock.engine.StoreListener;
 import io.github.redislock.engine.StoreLock;
 import io.github.redislock.redis.support.HolderView;
@@ -107,12 +108,44 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
         if (this.parts.acknowledgement != null && lock.handovers == 0) {
             // Taken in Redis (free or from a hand-off): it counts once replicas have it. A lock passed on within
             // the application was confirmed when the application took it.
-            this.parts.acknowledgement.confirmOrRelease(lock, this.parts.waiting);
+            this.parts.acknowledgement.confirmOrRelease(lock, (taken) -> this.parts.waiting.release(taken, false, 0));
         }
         if (lock.handedOver) {
             this.probe.takenOver(key, lock.handovers > 0);
         }
         return lock;
+    }
+
+    /**
+     * A write lock as {@link #take(String, String, long, boolean, long)}; a read lock or a semaphore's permit as a
+     * share of the key ({@link ShareWaiting}: its own place in the key's Redis queue, let in by Redis in arrival
+     * order, readers behind a waiting writer), with replica acknowledgement as for a write lock.
+     */
+    @Override
+    public @Nullable StoreLock take(String key, String token, long leaseMillis, boolean renewed, long deadlineNanos,
+            Sharing sharing) {
+        if (sharing.isExclusive()) {
+            return take(key, token, leaseMillis, renewed, deadlineNanos);
+        }
+        HeldLock share = this.parts.shares.acquire(new LockKey(key), token, leaseMillis, renewed, deadlineNanos,
+                sharing);
+        if (share == null) {
+            return null;
+        }
+        share.attach(this);
+        if (this.parts.acknowledgement != null) {
+            this.parts.acknowledgement.confirmOrRelease(share, (taken) -> this.parts.shares.release(taken, 0));
+        }
+        if (share.handedOver) {
+            this.probe.takenOver(key, false);
+        }
+        return share;
+    }
+
+    /** Write locks, read locks and semaphores of any size. */
+    @Override
+    public boolean supports(Sharing sharing) {
+        return true;
     }
 
     @Override
@@ -126,9 +159,11 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
         return this.parts.renewals.extend(locks, leaseMillis);
     }
 
-    /** Asks Redis whether the key still holds our value. */
+    /** Asks Redis whether the key still holds our value (a share: whether it is still among the key's holders). */
     boolean verify(HeldLock lock) {
-        if (lock.value.equals(this.parts.protocol.read(lock.key.name))) {
+        boolean held = lock.isShare() ? this.parts.shareProtocol.renew(List.of(lock), 0)[0]
+                : lock.value.equals(this.parts.protocol.read(lock.key.name));
+        if (held) {
             return true;
         }
         lock.markLost();
@@ -142,6 +177,9 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
      */
     boolean release(HeldLock lock, long keepMillis) {
         boolean wasHeld = lock.markReleased();
+        if (lock.isShare()) {
+            return this.parts.shares.release(lock, wasHeld ? keepMillis : 0);
+        }
         return this.parts.waiting.release(lock, wasHeld, wasHeld ? keepMillis : 0);
     }
 
@@ -164,7 +202,9 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
 
     @Override
     public Map<String, Integer> waiting() {
-        return this.parts.waiting.waitingThreads();
+        Map<String, Integer> waiting = this.parts.waiting.waitingThreads();
+        this.parts.shares.waitingThreads().forEach((key, threads) -> waiting.merge(key, threads, Integer::sum));
+        return waiting;
     }
 
     /** Hand-offs taken over, for the meters. */
