@@ -87,6 +87,12 @@ local function entry(waiter)
     return lease, command, channel
 end
 
+-- Drops holders whose lease ran out, and entries scored past any lease this library gives (another client's).
+local function prune()
+    redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
+    redis.call('ZREMRANGEBYSCORE', KEYS[4], '(' .. string.format('%d', now + MAX_LEASE), '+inf')
+end
+
 local function unqueue(waiter)
     redis.call('LREM', KEYS[2], 1, waiter)
     redis.call('HDEL', KEYS[3], waiter)
@@ -217,7 +223,7 @@ local function take()
         if held ~= kind then
             return mismatch(held)
         end
-        redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
+        prune()
         count = redis.call('ZCARD', KEYS[4])
         admitted = waiter and redis.call('ZSCORE', KEYS[4], waiter)
     else
@@ -284,7 +290,7 @@ local function release()
     if leaving ~= '' then
         redis.call('ZREM', KEYS[4], leaving)
     end
-    redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
+    prune()
     local served, _, handed = serve(kind, redis.call('ZCARD', KEYS[4]), last)
     if not handed then
         if served then
