@@ -30,7 +30,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * waiting applications, hand-offs over a {@link HandoffChannel} and local hand-overs; its Javadoc has the state
  * machine), replica acknowledgement when asked for ({@link ReplicaAcknowledgement}), extension in one round trip
  * per hash slot ({@link SlotRenewals}) and the check of a lock against Redis; the package documentation lists
- * every part. A lock passed on within the application whose extension to its new holder's lease finds the key no
+ * every part. Read locks and semaphores (shares) are kept beside write locks under the same key, at no cost to a
+ * write lock's path: see {@link ShareProtocol} for how a key moves between them and {@link ShareWaiting} for how a
+ * share waits (in the same Redis queue as writers, in arrival order; no local hand-over). A lock passed on within
+ * the application whose extension to its new holder's lease finds the key no
  * longer ours is reported to the engine as lost (detection RENEWAL). Redis errors surface as
  * {@link io.github.redislock.LockException} naming the key, with the client library's exception as cause,
  * within the connection's command timeout ({@code spring.data.redis.timeout}).

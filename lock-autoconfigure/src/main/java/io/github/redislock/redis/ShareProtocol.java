@@ -17,7 +17,45 @@ import io.github.redislock.redis.support.LockValue;
  * The Java side of {@code share.lua} and {@code share-renew.lua} (read locks and a semaphore's permits on one Redis):
  * their arguments and typed replies, and the one place where their Redis failures become a {@link LockException}.
  * Write locks are {@link RedisLockProtocol}'s; the two meet only in Redis, where a shared key's marker keeps
- * {@code acquire.lua}'s {@code SET NX} out and a writer waits in the same queue.
+ * {@code acquire.lua}'s {@code SET NX} out and a writer waits in the same queue, so a write lock's path costs what
+ * it always did.
+ * <p>
+ * A key in Redis, as the scripts move it (W: a write lock's value; a share: a read lock or a permit; the queue holds
+ * writer applications and waiting shares in arrival order):
+ * <pre>
+ * state               event                                                 next state
+ * FREE                write lock (acquire.lua SET NX)                       W
+ * FREE                share, nobody queued ahead                            SHARED(kind, 1): marker '~r:' or
+ *                                                                           '~s&lt;N&gt;:' + holders set
+ * FREE                share, a writer application first in the queue        HANDED(that writer); the share queues
+ * W, HANDED, KEPT     read lock asked                                       same; the reader queues
+ * W, HANDED(writer),  permit asked                                          same; mismatch (a write lock's key)
+ *   KEPT
+ * W                   writer releases, a waiting share first in the queue   HANDED(that share's waiter id)
+ * HANDED(share)       that waiter's attempt                                 SHARED(kind, 1 + the shares of its
+ *                                                                           kind behind it, let in, up to N)
+ * SHARED(k, n)        share of k, nobody queued ahead, room (readers:       SHARED(k, n + 1)
+ *                     always)
+ * SHARED(k, n)        share of k, someone queued ahead or no room           SHARED(k, n); the share queues
+ * SHARED(k, n)        share of another count; write lock on a semaphore     SHARED(k, n); mismatch, nothing queued
+ * SHARED(r, n)        write lock (acquire.lua)                              SHARED(r, n); the writer queues, and
+ *                                                                           readers arriving later queue behind it
+ * SHARED(k, n)        a holder released, or found with its lease run out    SHARED(k, n - 1), then the queue served:
+ *                     by any script that admits                             shares of k let in while they fit (as
+ *                                                                           waiter ids with their own lease, told
+ *                                                                           by message); at n - 1 = 0 a writer
+ *                                                                           application first gets HANDED
+ * SHARED(k, 0)        nobody let in, nobody queued                          FREE (a fence floor '~:&lt;fence&gt;'
+ *                                                                           while the clock has not passed it)
+ * SHARED(k, n)        a holder released before its holdAtLeast              SHARED(k, n): its entry is '~kept:&lt;fence&gt;'
+ *                                                                           for the rest of the minimum
+ * SHARED(k, n)        every lease runs out, no script runs                  FREE (the marker's TTL is its
+ *                                                                           longest-lived holder's)
+ * </pre>
+ * Fencing tokens are Redis time in microseconds, or one more than the key's last when that is larger, drawn when
+ * a holder is made (a waiter let in gets its own when it takes its place over), so they grow across write locks,
+ * read locks and permits. Nothing read back is trusted: queue entries are checked as {@code unlock.lua} checks
+ * them, holders scored past any lease this library gives are dropped, a key of another Redis type is refused.
  */
 final class ShareProtocol {
 
