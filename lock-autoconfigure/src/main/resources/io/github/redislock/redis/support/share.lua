@@ -5,20 +5,24 @@
 --          '~s<N>:...' for a semaphore of N) with the TTL of the longest-lived holder: acquire.lua's SET NX then
 --          fails, so a writer queues. Anything else is acquire.lua's (a write lock, a hand-off, '~kept:', the
 --          fence floor '~:<fence>', which counts as free) or another client's (held by someone else).
--- KEYS[2]: the queue, in turn order: '<client id>' for an application waiting for a write lock (acquire.lua),
---          '<client id>_<kind>_<n>' for one waiting share (this script); same cluster slot
+-- KEYS[2]: the queue, in turn order: '<client id>' for an application waiting for a write lock (acquire.lua; on
+--          Redlock's nodes '<id>_w_<n>' for one waiting writer), '<client id>_<kind>_<n>' for one waiting share
+--          (this script); same cluster slot
 -- KEYS[3]: per waiter '<expires at, ms>:<lease ms>:<PUBLISH or SPUBLISH>:<channel>' (a hash; same cluster slot)
 -- KEYS[4]: the holders (a sorted set scored by when each expires, Redis time in ms; same cluster slot):
 --          '<token>:<fence>' per holder, '<waiter id>' per waiter admitted but not yet there, '~kept:<fence>' per
 --          holder kept by holdAtLeast
 -- ARGV[1]: 'take' or 'release'
 -- take:    ARGV[2] the caller's token; ARGV[3] its lease, ms; ARGV[4] the kind ('r', or 's<N>');
---          ARGV[5] its waiter id (absent: one attempt that never queues); ARGV[6] how long the queue entry stays
---          valid unrefreshed, ms; ARGV[7] '<PUBLISH or SPUBLISH>:<channel>' (how the caller hears that it is in)
+--          ARGV[5] its waiter id (absent or '': one attempt that never queues); ARGV[6] how long the queue entry
+--          stays valid unrefreshed, ms; ARGV[7] '<PUBLISH or SPUBLISH>:<channel>' (how the caller hears that it is
+--          in); ARGV[8] 'slots' for a permit of a semaphore kept on several nodes (Redlock), one attempt: the
+--          permit takes the lowest of the N slots free here, as '<slot>/<token>:<fence>', so that a holder counts
+--          only where a majority gave it the same slot and no two holders can count on one slot
 -- release: ARGV[2] the holder ('<token>:<fence>'; '<token>:' matches any fence of the token; '' none);
 --          ARGV[3] a waiter id to take out of the queue and the holders ('' none); ARGV[4] keep the holder this many
 --          ms instead (holdAtLeast; '' or '0' none)
--- Returns, for take: {1, fence} a holder now; {2, fence} a holder now, let in from the queue (or handed the key by
+-- Returns, for take: {1, fence} a holder now ({1, fence, slot} with ARGV[8]); {2, fence} a holder now, let in from the queue (or handed the key by
 --          a writer's release); {0, ms} wait: the queue is ahead or the key full, at least until the key's or the
 --          first share's lease ends unless told earlier; {3, permits} the key is in use with another permit count
 --          (0 a read lock, 1 a write lock, N a semaphore of N; the caller's queue entry is gone); {4, 0} the key
@@ -135,9 +139,6 @@ local function serve(kind, count, last)
         end
         local lease, command, channel = entry(waiter)
         local asks = lease and wants(waiter)
-        if lease and not asks and #waiter ~= 22 then
-            lease = nil
-        end
         if not lease or (asks and kind and asks ~= kind) then
             -- Gone, untrusted, or asking for another permit count (its next attempt fails): dropped.
             unqueue(waiter)
@@ -175,8 +176,31 @@ local function waitFor(exclusive)
     return first and math.max(0, tonumber(first) - now) or -1
 end
 
+-- A permit in the lowest slot free here (see ARGV[8]), or {0, ms} when all N are taken.
+local function takeSlot(token, lease, kind, last)
+    local taken = {}
+    for _, member in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
+        local slot = string.match(member, '^(%d+)/')
+        if slot then
+            taken[tonumber(slot)] = true
+        end
+    end
+    for slot = 0, permits(kind) - 1 do
+        if not taken[slot] then
+            last = nextFence(last)
+            redis.call('ZADD', KEYS[4], now + lease, slot .. '/' .. token .. ':' .. string.format('%d', last))
+            mark(kind, last)
+            return {1, last, slot}
+        end
+    end
+    return {0, waitFor(false)}
+end
+
 local function take()
     local token, lease, kind, waiter = ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
+    if waiter == '' then
+        waiter = nil
+    end
     local function enqueue(exclusive)
         if waiter then
             redis.call('HSET', KEYS[3], waiter, string.format('%d', now + tonumber(ARGV[6])) .. ':' .. ARGV[3]
@@ -230,6 +254,9 @@ local function take()
         -- Free: holders left from a marker that went (deleted behind our back) are stale.
         redis.call('DEL', KEYS[4])
     end
+    if ARGV[8] == 'slots' and kind ~= 'r' then
+        return takeSlot(token, lease, kind, last)
+    end
     if not admitted then
         -- The queue first: the caller comes in only behind every waiter that fits before it.
         local handed
@@ -271,19 +298,26 @@ local function release()
         return {0, 0}
     end
     local released = 0
+    local matched = {}
     if string.sub(holder, -1) == ':' then
         for _, member in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
-            if string.sub(member, 1, #holder) == holder then
-                redis.call('ZREM', KEYS[4], member)
+            local bare = string.match(member, '^%d+/(.*)$') or member
+            if string.sub(bare, 1, #holder) == holder then
+                matched[#matched + 1] = member
             end
         end
     elseif holder ~= '' then
-        local expires = tonumber(redis.call('ZSCORE', KEYS[4], holder))
-        if expires and expires > now then
-            released = 1
-            redis.call('ZREM', KEYS[4], holder)
-            if keep > 0 then
-                redis.call('ZADD', KEYS[4], now + keep, '~kept:' .. string.match(holder, '(%d+)$'))
+        matched[1] = holder
+    end
+    for _, member in ipairs(matched) do
+        local expires = tonumber(redis.call('ZSCORE', KEYS[4], member))
+        if expires then
+            redis.call('ZREM', KEYS[4], member)
+            if expires > now then
+                released = 1
+                if keep > 0 then
+                    redis.call('ZADD', KEYS[4], now + keep, '~kept:' .. string.match(member, '(%d+)$'))
+                end
             end
         end
     end
