@@ -24,7 +24,7 @@ import io.github.redislock.engine.Sharing;
  * The holder view of a shared key (read locks, a semaphore's permits; see {@code share.lua}): its kind read from
  * the marker under the lock key ({@code ~r:<fence>}, {@code ~s<N>:<fence>}), and its holders from the entries of
  * its holders set, each read back as the library writes them and nothing else: {@code <token>:<fence>} (a holder,
- * named from its token's id), {@code <client id>_<kind>_<n>} (a waiter let in and not yet there, named from the
+ * named from its token's id; on Redlock a permit's begins with its slot, {@code <slot>/}), {@code <client id>_<kind>_<n>} (a waiter let in and not yet there, named from the
  * client id, no fence yet), {@code ~kept:<fence>} (kept by holdAtLeast, owned by nobody: not listed, but the key
  * counts as {@link State#KEPT} while only such entries are left). On several nodes (Redlock) a holder counts when
  * a majority of the agreeing nodes have its token; its lease is what that majority still has, and its fencing token
@@ -104,7 +104,10 @@ final class SharedKeyView {
     /** One holder from its entry: a token's holder named by the token's id, a waiter let in by its client id. */
     private static Holding holding(String entry, String owner, Duration left, boolean fenced,
             Function<String, @Nullable InstanceInfo> names) {
-        LockValue.Read read = LockValue.read(entry);
+        // A Redlock permit's entry begins with its slot: '<slot>/<token>:<fence>'.
+        int slash = entry.indexOf('/');
+        LockValue.Read read = LockValue.read((slash > 0 && digits(entry, 0, slash, 9)) ? entry.substring(slash + 1)
+                : entry);
         String id = (read.state() == State.HELD) ? read.ownerId() : waiterClient(owner);
         InstanceInfo instance = (id != null) ? names.apply(id) : null;
         Holder holder = (instance != null) ? Holder.of(instance) : Holder.UNKNOWN;
