@@ -21,7 +21,8 @@ import io.github.redislock.engine.Sharing;
  * <p>
  * It judges the documented promise: no two sections of one key overlap, except readers with readers and up to N
  * holders of a semaphore of N; every section's fencing token is its own, and larger than that of every section of
- * the key that ended before it began; unless one of the sections ran under a lock its
+ * the key that ended before it began and could not have held the key with it (a writer's, or any before a
+ * writer's: shares let in together are ordered by when the store let them in, see {@code bothShare}); unless one of the sections ran under a lock its
  * application was told it lost (a holder stalled past its lease is the documented limit, and a lost lock is never
  * silent). So a run on a loaded machine cannot fail by chance, and a store that lets two holders in, or hands out
  * a token out of order, without telling anyone, fails it.
@@ -108,7 +109,8 @@ public final class Witness {
                     if (later.began < earlier.ended) {
                         inside.add(earlier);
                     }
-                    else if (later.fencingToken <= earlier.fencingToken) {
+                    else if (later.fencingToken == earlier.fencingToken
+                            || (later.fencingToken < earlier.fencingToken && !bothShare(earlier, later))) {
                         breaches.add(later + " began after " + earlier + " ended, with a fencing token not larger");
                     }
                 }
@@ -119,6 +121,16 @@ public final class Witness {
             }
         }
         return breaches;
+    }
+
+    /**
+     * Whether two sections could have held the key together (readers, or permits of one semaphore): their order
+     * of fencing tokens is the order in which the store let them in, which no store can tie to when their sections
+     * begin (a holder let in first may start its section after a later one ended hers). Every other pair
+     * excludes each other, so the later one was let in after the earlier one was released.
+     */
+    private static boolean bothShare(Section earlier, Section later) {
+        return !earlier.sharing.isExclusive() && earlier.sharing.equals(later.sharing);
     }
 
     /** What was wrong about the sections inside when {@code later} began; {@code null}: nothing. */
