@@ -74,6 +74,11 @@ final class LockOperation {
         return sources.toString();
     }
 
+    /** holdAtLeast, mode and permits. */
+    RequestShape shape() {
+        return this.shape;
+    }
+
     String origin() {
         return this.origin;
     }

@@ -13,6 +13,7 @@ import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 import io.github.redislock.InvalidLockDefinitionException;
+import io.github.redislock.LockMode;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.annotation.OnLockFailure;
@@ -96,6 +97,30 @@ public final class LockOperationSource {
         }
         this.classes.put(targetClass, found);
         return found;
+    }
+
+    /**
+     * The methods parsed so far that share their keys (a read lock or a semaphore), for checks at start-up: by the
+     * time every singleton is instantiated, every locked method of a singleton bean has been parsed.
+     */
+    public List<SharedDeclaration> sharedDeclarations() {
+        List<SharedDeclaration> shared = new ArrayList<>();
+        for (LockOperation operation : this.operations.values()) {
+            if (operation != NONE && operation.shape().isShared()) {
+                shared.add(new SharedDeclaration(operation.origin(), operation.shape().mode(),
+                        operation.shape().permits()));
+            }
+        }
+        return shared;
+    }
+
+    /**
+     * A locked method that shares its keys.
+     * @param method {@code Class#method}
+     * @param mode its mode
+     * @param permits its permit count
+     */
+    public record SharedDeclaration(String method, LockMode mode, int permits) {
     }
 
     /** The operation for a method invoked on the target class, or {@code null} if it is not locked. */

@@ -46,6 +46,11 @@ record RequestShape(Duration holdAtLeast, LockMode mode, int permits) {
         return new RequestShape(holdAtLeast, annotation.mode(), annotation.permits());
     }
 
+    /** A read lock or a semaphore. */
+    boolean isShared() {
+        return this.mode == LockMode.READ || this.permits > 1;
+    }
+
     /** The request with this shape; the plain shape changes nothing. */
     LockRequest apply(LockRequest request) {
         LockRequest shaped = this.holdAtLeast.isZero() ? request : request.holdAtLeast(this.holdAtLeast);

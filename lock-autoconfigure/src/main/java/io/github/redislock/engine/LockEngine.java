@@ -269,6 +269,11 @@ public class LockEngine implements LockProvider, AutoCloseable {
         this.store.observe(probe);
     }
 
+    /** Whether its store keeps keys shared this way ({@link LockStore#supports}). */
+    public final boolean supports(Sharing sharing) {
+        return this.store.supports(sharing);
+    }
+
     /** The store, as {@link LockStore#describe()} names it. */
     public final String describe() {
         return this.store.describe();

@@ -112,7 +112,7 @@ class SharedReentryTest {
 
     @Test
     void aStoreOfExclusiveLocksOnlyRefusesSharedRequestsBeforeSendingAnything() {
-        ScriptedStore exclusiveOnly = ScriptedStore.withLeases();
+        ScriptedStore exclusiveOnly = ScriptedStore.exclusiveOnly();
         try (LockEngine engine = new LockEngine(exclusiveOnly, Duration.ofSeconds(30), LockLossListener.NONE,
                 new ManualScheduler())) {
             assertThatThrownBy(() -> engine.acquire(read("doc"))).isInstanceOf(LockException.class)
