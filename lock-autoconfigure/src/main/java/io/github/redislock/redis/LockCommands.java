@@ -27,7 +27,10 @@ interface LockCommands {
     /** share.lua on the lock key, its queue, queue entries and holders: a share taken or released. */
     List<?> share(String[] keys, String[] args);
 
-    /** share-renew.lua: {@code keys} = per share its lock key and holders; {@code args} = lease, then one holder each. */
+    /**
+     * share-renew.lua: {@code keys} = per share its lock key and holders; {@code args} = lease, then one holder
+     * each.
+     */
     List<?> renewShares(String[] keys, String[] args);
 
     /**

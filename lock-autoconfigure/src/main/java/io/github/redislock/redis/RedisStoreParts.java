@@ -14,11 +14,11 @@ import io.github.redislock.redis.support.LockKeys;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * What one {@link RedisLockStore} is made of, built from its settings over the application's connection factory
- * and shut down together: the commands for the connection's kind, the hand-off channel and the protocol over them,
- * waiting (for write locks, and for shares), the per-slot renewals, replica acknowledgement when asked for, the holder view with this instance's
- * registry entries, and the threads the store makes for itself. The store keeps the engine-facing operations and
- * its lifecycle as a bean; this class, how the parts are wired to each other.
+ * What one {@link RedisLockStore} is made of, built from its settings over the application's connection factory and
+ * shut down together: the commands for the connection's kind, the hand-off channel and the protocol over them, waiting
+ * (for write locks, and for shares), the per-slot renewals, replica acknowledgement when asked for, the holder view
+ * with this instance's registry entries, and the threads the store makes for itself. The store keeps the engine-facing
+ * operations and its lifecycle as a bean; this class, how the parts are wired to each other.
  */
 final class RedisStoreParts {
 

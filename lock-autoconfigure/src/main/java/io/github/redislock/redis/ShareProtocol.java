@@ -47,7 +47,8 @@ import io.github.redislock.redis.support.LockValue;
  *                                                                           application first gets HANDED
  * SHARED(k, 0)        nobody let in, nobody queued                          FREE (a fence floor '~:&lt;fence&gt;'
  *                                                                           while the clock has not passed it)
- * SHARED(k, n)        a holder released before its holdAtLeast              SHARED(k, n): its entry is '~kept:&lt;fence&gt;'
+ * SHARED(k, n)        a holder released before its holdAtLeast              SHARED(k, n): its entry becomes
+ *                                                                           '~kept:&lt;fence&gt;'
  *                                                                           for the rest of the minimum
  * SHARED(k, n)        every lease runs out, no script runs                  FREE (the marker's TTL is its
  *                                                                           longest-lived holder's)

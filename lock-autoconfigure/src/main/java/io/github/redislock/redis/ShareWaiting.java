@@ -183,7 +183,8 @@ final class ShareWaiting {
      */
     private static final class Waiters {
 
-        private int count;
+        /** Written under the map's lock, read by {@link #waitingThreads} without it. */
+        private volatile int count;
 
         private long messages;
 

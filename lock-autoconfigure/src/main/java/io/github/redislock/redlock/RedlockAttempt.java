@@ -156,11 +156,12 @@ final class RedlockAttempt {
     }
 
     /**
-     * The fencing token: one more than the largest counter of the nodes that took the lock (a majority), or the
-     * largest of their clocks (microseconds) when that is more, raised to on every node and confirmed by a
-     * majority within the validity time. A share raises only past the counter (a token of its own, as shares hold
-     * the key together), and proposes again past the largest counter found when another share came first. Counters expire a day after their last raise, so that a key used once
-     * leaves nothing behind for good; tokens still increase, as the clocks have moved on by then.
+     * The fencing token: one more than the largest counter of the nodes that took the lock (a majority), or the largest
+     * of their clocks (microseconds) when that is more, raised to on every node and confirmed by a majority within the
+     * validity time. A share raises only past the counter (a token of its own, as shares hold the key together), and
+     * proposes again past the largest counter found when another share came first. Counters expire a day after their
+     * last raise, so that a key used once leaves nothing behind for good; tokens still increase, as the clocks have
+     * moved on by then.
      * @return the token, or 0 when a majority did not confirm it in time
      */
     private long nextFence(String key, Round<RedlockNode.Taken> locked, long validUntil, boolean share)

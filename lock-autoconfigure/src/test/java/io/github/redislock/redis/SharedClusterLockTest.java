@@ -11,22 +11,19 @@ import java.util.concurrent.locks.LockSupport;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockMode;
 import io.github.redislock.LockRequest;
-import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.engine.Sharing;
 import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.testsupport.RedisCluster;
 import io.github.redislock.testsupport.TestConnections.ClientLibrary;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import org.springframework.beans.factory.DisposableBean;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,12 +43,11 @@ class SharedClusterLockTest {
 
     private static RedisCluster cluster;
 
-    private static final List<RedisConnectionFactory> factories = new ArrayList<>();
-
     @Parameter
     ClientLibrary library;
 
-    private final List<TestRedisClient> clients = new ArrayList<>();
+    @RegisterExtension
+    final TestApplications applications = new TestApplications(() -> this.library.connect(cluster, Duration.ofSeconds(5)));
 
     @BeforeAll
     static void startCluster() {
@@ -59,24 +55,12 @@ class SharedClusterLockTest {
     }
 
     @AfterAll
-    static void stopCluster() throws Exception {
-        for (RedisConnectionFactory factory : factories) {
-            ((DisposableBean) factory).destroy();
-        }
+    static void stopCluster() {
         cluster.close();
     }
 
-    @AfterEach
-    void closeClients() {
-        this.clients.forEach(TestRedisClient::close);
-    }
-
     private TestRedisClient application() {
-        RedisConnectionFactory factory = this.library.connect(cluster, Duration.ofSeconds(5));
-        factories.add(factory);
-        TestRedisClient client = TestRedisClient.of(factory, "", Duration.ofSeconds(30), LockLossListener.NONE, null);
-        this.clients.add(client);
-        return client;
+        return this.applications.start();
     }
 
     @Test

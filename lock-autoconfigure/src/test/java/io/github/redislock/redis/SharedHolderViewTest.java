@@ -1,8 +1,6 @@
 package io.github.redislock.redis;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import io.github.redislock.LockHandle;
@@ -12,17 +10,13 @@ import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockInspection.Holding;
 import io.github.redislock.engine.LockInspection.State;
-import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.engine.Sharing;
 import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.testsupport.RedisServerExtension;
 import io.github.redislock.testsupport.TestConnections;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -40,22 +34,13 @@ class SharedHolderViewTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
 
-    private final List<RedisConnectionFactory> factories = new ArrayList<>();
+    @RegisterExtension
+    final TestApplications applications = new TestApplications(
+            () -> TestConnections.lettuce(redis.server(), Duration.ofSeconds(5)));
 
-    private final List<TestRedisClient> clients = new ArrayList<>();
-
-    @AfterEach
-    void close() {
-        this.clients.forEach(TestRedisClient::close);
-        this.factories.forEach(TestConnections::destroy);
-    }
-
-    /** A client of the application, started as a bean is, with its registry entry. */
+    /** An application started as a bean is, with its registry entry. */
     private TestRedisClient application(String name) {
-        RedisConnectionFactory factory = TestConnections.lettuce(redis.server(), Duration.ofSeconds(5));
-        this.factories.add(factory);
-        TestRedisClient client = TestRedisClient.of(factory, "", Duration.ofSeconds(30), LockLossListener.NONE, null);
-        this.clients.add(client);
+        TestRedisClient client = this.applications.start();
         client.publishInstance(new InstanceInfo(name, name + "-1", "host-" + name, 4242));
         client.store().start();
         await().until(() -> redis.command("EXISTS", KeySlots.instanceKey("", client.ownerId())).equals(1L));

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -24,6 +23,7 @@ import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.engine.Sharing;
 import io.github.redislock.redis.support.KeySlots;
+import io.github.redislock.support.ArrivalOrder;
 import io.github.redislock.testsupport.RedlockMasters;
 import io.github.redislock.testsupport.RedisServer;
 
@@ -123,34 +123,16 @@ class RedlockSharesTest {
 
     /**
      * A reader holds; a writer of another application waits (its place queued on the nodes); a reader of a third
-     * that comes after it waits too, and gets in only after the writer, though readers hold the key.
+     * that comes after it waits too (by retries), and gets in only after the writer (see {@link ArrivalOrder}).
      */
     @Test
     void aReaderArrivingWhileAWriterWaitsGetsInOnlyAfterTheWriter() throws Exception {
-        LockEngine first = application("first");
-        LockEngine writing = application("writer");
         LockEngine late = application("late");
-        ConcurrentLinkedQueue<String> order = new ConcurrentLinkedQueue<>();
-        LockHandle reader = first.acquire(read("doc"));
-        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
-            try (LockHandle lock = writing.acquire(LockRequest.of("doc", WAIT, null))) {
-                order.add("writer in");
-                order.add("writer out");
-            }
-        });
-        await().atMost(Duration.ofSeconds(10)).until(() -> masters.all().stream()
-            .allMatch((master) -> ((Number) master.command("LLEN", KeySlots.queueKey("doc"))).longValue() == 1));
-        CompletableFuture<Void> lateReader = CompletableFuture.runAsync(() -> {
-            try (LockHandle lock = late.acquire(read("doc"))) {
-                order.add("late reader in");
-            }
-        });
-        await().atMost(Duration.ofSeconds(10)).until(() -> late.state().waiting().getOrDefault("doc", 0) == 1);
-        assertThat(order).as("nobody got in beside the first reader").isEmpty();
-        reader.close();
-        writer.get(20, TimeUnit.SECONDS);
-        lateReader.get(20, TimeUnit.SECONDS);
-        assertThat(order).containsExactly("writer in", "writer out", "late reader in");
+        ArrivalOrder.readerBehindAWaitingWriter("doc", application("first"), application("writer"), late,
+                () -> await().atMost(Duration.ofSeconds(10)).until(() -> masters.all().stream().allMatch(
+                        (master) -> ((Number) master.command("LLEN", KeySlots.queueKey("doc"))).longValue() == 1)),
+                () -> await().atMost(Duration.ofSeconds(10))
+                    .until(() -> late.state().waiting().getOrDefault("doc", 0) == 1));
         await().atMost(Duration.ofSeconds(5)).until(() -> masters.all().stream()
             .allMatch((master) -> ((Number) master.command("EXISTS", "doc", KeySlots.queueKey("doc"),
                     KeySlots.queueEntriesKey("doc"), KeySlots.holdersKey("doc"))).longValue() == 0));

@@ -21,14 +21,15 @@ import io.github.redislock.engine.LockTokens;
 import io.github.redislock.engine.Sharing;
 
 /**
- * The holder view of a shared key (read locks, a semaphore's permits; see {@code share.lua}): its kind read from
- * the marker under the lock key ({@code ~r:<fence>}, {@code ~s<N>:<fence>}), and its holders from the entries of
- * its holders set, each read back as the library writes them and nothing else: {@code <token>:<fence>} (a holder,
- * named from its token's id; on Redlock a permit's begins with its slot, {@code <slot>/}), {@code <client id>_<kind>_<n>} (a waiter let in and not yet there, named from the
- * client id, no fence yet), {@code ~kept:<fence>} (kept by holdAtLeast, owned by nobody: not listed, but the key
- * counts as {@link State#KEPT} while only such entries are left). On several nodes (Redlock) a holder counts when
- * a majority of the agreeing nodes have its token; its lease is what that majority still has, and its fencing token
- * is unknown (each node keeps a fence of its own), but for the key's highest, which is the fence counter.
+ * The holder view of a shared key (read locks, a semaphore's permits; see {@code share.lua}): its kind read from the
+ * marker under the lock key ({@code ~r:<fence>}, {@code ~s<N>:<fence>}), and its holders from the entries of its
+ * holders set, each read back as the library writes them and nothing else: {@code <token>:<fence>} (a holder, named
+ * from its token's id; on Redlock a permit's begins with its slot, {@code <slot>/}), {@code <client id>_<kind>_<n>} (a
+ * waiter let in and not yet there, named from the client id, no fence yet), {@code ~kept:<fence>} (kept by holdAtLeast,
+ * owned by nobody: not listed, but the key counts as {@link State#KEPT} while only such entries are left). On several
+ * nodes (Redlock) a holder counts when a majority of the agreeing nodes have its token; its lease is what that majority
+ * still has, and its fencing token is unknown (each node keeps a fence of its own), but for the key's highest, which is
+ * the fence counter.
  */
 final class SharedKeyView {
 

@@ -18,7 +18,8 @@ for i = 1, #KEYS / 2 do
         held[i] = 1
         if lease > 0 then
             redis.call('ZADD', holders, 'XX', now + lease, holder)
-            local ttl = math.max(1, tonumber(redis.call('ZRANGE', holders, -1, -1, 'WITHSCORES')[2]) - now)
+            local longest = tonumber(redis.call('ZRANGE', holders, -1, -1, 'WITHSCORES')[2])
+            local ttl = math.max(1, math.floor(longest - now))
             redis.call('PEXPIRE', key, ttl)
             redis.call('PEXPIRE', holders, ttl)
         end

@@ -22,7 +22,8 @@
 -- release: ARGV[2] the holder ('<token>:<fence>'; '<token>:' matches any fence of the token; '' none);
 --          ARGV[3] a waiter id to take out of the queue and the holders ('' none); ARGV[4] keep the holder this many
 --          ms instead (holdAtLeast; '' or '0' none)
--- Returns, for take: {1, fence} a holder now ({1, fence, slot} with ARGV[8]); {2, fence} a holder now, let in from the queue (or handed the key by
+-- Returns, for take: {1, fence} a holder now ({1, fence, slot} with ARGV[8]); {2, fence} a holder now, let in
+--          from the queue (or handed the key by
 --          a writer's release); {0, ms} wait: the queue is ahead or the key full, at least until the key's or the
 --          first share's lease ends unless told earlier; {3, permits} the key is in use with another permit count
 --          (0 a read lock, 1 a write lock, N a semaphore of N; the caller's queue entry is gone); {4, 0} the key
@@ -123,7 +124,7 @@ local function mark(kind, last)
         free(last)
         return
     end
-    local ttl = math.max(1, tonumber(longest) - now)
+    local ttl = math.max(1, math.floor(tonumber(longest) - now))
     redis.call('SET', KEYS[1], '~' .. kind .. ':' .. string.format('%d', last), 'PX', ttl)
     redis.call('PEXPIRE', KEYS[4], ttl)
 end
