@@ -71,7 +71,7 @@ final class RedisLockProtocol implements LockProtocol {
             abandon(key, token);
             throw failure("acquiring", key.name, ex);
         }
-        if (reply == null || reply.size() != 2) {
+        if (reply == null || reply.size() < 2) {
             throw new LockException("Unexpected reply while acquiring lock '" + key + "': " + reply);
         }
         long status = ((Number) reply.get(0)).longValue();

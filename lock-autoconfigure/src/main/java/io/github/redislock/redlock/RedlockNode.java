@@ -80,14 +80,17 @@ final class RedlockNode {
                 waiter, Long.toString(entryMillis), address));
     }
 
-    /** acquire.lua's reply: 1 free, 2 taken over (the value holds the token with that fence), 3 a semaphore's. */
+    /**
+     * acquire.lua's reply: 1 free, 2 taken over (the value holds the token with that fence), 3 a semaphore's, 0 taken
+     * (with a third element: by readers).
+     */
     private Taken taken(String key, String token, @Nullable List<?> reply) {
         long status = (reply != null) ? ((Number) reply.get(0)).longValue() : 0;
         if (status == 3) {
             return Taken.mismatch(((Number) reply.get(1)).longValue());
         }
         if (status != 1L && status != 2L) {
-            return Taken.NONE;
+            return (reply != null && reply.size() > 2) ? Taken.READERS : Taken.NONE;
         }
         long clock = ((Number) reply.get(1)).longValue();
         return new Taken(token + ':' + clock, counter(this.redis.opsForValue().get(fenceKey(key))), clock, -1);
@@ -232,12 +235,16 @@ final class RedlockNode {
 
     /**
      * What one attempt found on this node: the value stored when acquired (a share's entry), the fencing counter,
-     * the node's clock in microseconds when it took the key, and a permit's slot (-1 for none); or, the key in use
+     * the node's clock in microseconds when it took the key, and a permit's slot (-1 for none; -2 not taken because
+     * readers hold the key); or, the key in use
      * with another permit count, that count (0 a read lock, 1 a write lock, N a semaphore of N; -1 for none).
      */
     record Taken(@Nullable String value, long counter, long clock, int slot, long mismatch) {
 
         static final Taken NONE = new Taken(null, 0, 0, -1, -1);
+
+        /** Not taken: readers hold the key on this node. */
+        static final Taken READERS = new Taken(null, 0, 0, -2, -1);
 
         Taken(@Nullable String value, long counter, long clock, int slot) {
             this(value, counter, clock, slot, -1);
@@ -249,6 +256,11 @@ final class RedlockNode {
 
         boolean acquired() {
             return this.value != null;
+        }
+
+        /** Not taken because readers hold the key here: a writer then waits with a place in the queue. */
+        boolean readers() {
+            return this == READERS;
         }
     }
 }

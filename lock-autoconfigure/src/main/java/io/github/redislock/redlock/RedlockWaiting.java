@@ -20,12 +20,15 @@ import io.github.redislock.redis.support.KeySlots;
 /**
  * Taking a key on Redlock until the deadline: attempts ({@link RedlockAttempt}), each with a fresh token, 20–70 ms
  * apart (random, so that contenders do not collide in step), and the threads waiting counted per key. Write locks,
- * read locks and permits alike wait by retries; one thing more for a write lock, so that readers cannot starve it:
+ * read locks and permits alike wait by retries; one thing more for a write lock that finds readers, so that they
+ * cannot starve it (against other writers it only retries, as it always has):
  * <pre>
  * state     event                                                  next state
  * first     the attempt takes a majority                           held
- * first     it does not; time is left                              queued: a place of its own ({@code <store
- *                                                                  id>_w_<n>}) in each node's queue, with every
+ * first     it does not; time is left                              retrying, 20–70 ms apart
+ * retrying  an attempt takes a majority                            held
+ * first,    it does not, a node answering that readers hold the    queued: a place of its own ({@code <store
+ * retrying  key there; time is left                                id>_w_<n>}) in each node's queue, with every
  *                                                                  later attempt, which also takes over a key a
  *                                                                  node's release handed to that place
  * queued    an attempt takes a majority                            held, and the place left on every node
@@ -101,7 +104,7 @@ final class RedlockWaiting {
                     counted = true;
                     this.waiting.merge(key, 1, Integer::sum);
                 }
-                if (place == null && sharing.isExclusive()) {
+                if (place == null && sharing.isExclusive() && readersHold(attempt.round())) {
                     place = place(key);
                 }
                 // Backing off, not synchronising: the holder's release is not announced across the nodes.
@@ -120,6 +123,17 @@ final class RedlockWaiting {
                 leave(store, key, place.id(), queued);
             }
         }
+    }
+
+    /** Whether a node answered that readers hold the key there. */
+    private boolean readersHold(Round<RedlockNode.Taken> round) {
+        for (int i = 0; i < this.nodes.length; i++) {
+            RedlockNode.Taken taken = round.answer(i);
+            if (taken != null && taken.readers()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private RedlockAttempt.Waiter place(String key) {

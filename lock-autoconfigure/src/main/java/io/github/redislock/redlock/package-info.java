@@ -32,7 +32,7 @@
  * count on one slot and at most N hold at once. Each share's fencing token comes from the counters as a write
  * lock's does, raised only past them ({@code fence.lua}'s "above"), so that shares holding the key together each
  * get a token of their own and every later writer one larger than all of them. Shares wait by retries; a writer
- * that found its key taken waits with a place in each node's queue ({@link RedlockWaiting}), so that readers
+ * that found readers on its key waits with a place in each node's queue ({@link RedlockWaiting}), so that readers
  * arriving after it wait behind it and the last reader's release on a node hands that node's key to it: readers
  * cannot starve a writer. A key in use with another permit count on any node fails the take at once.
  * <p>
