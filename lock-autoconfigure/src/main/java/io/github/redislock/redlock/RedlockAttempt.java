@@ -41,9 +41,9 @@ final class RedlockAttempt {
     Outcome attempt(String key, String token, long leaseMillis, Sharing sharing, @Nullable Waiter waiter) {
         long start = System.nanoTime();
         long validUntil = start + RedlockStore.validityNanos(leaseMillis);
-        String kind = sharing.isRead() ? "r" : "s" + sharing.permits();
+        String kind = sharing.isExclusive() ? null : sharing.isRead() ? "r" : "s" + sharing.permits();
         Round<RedlockNode.Taken> locked = Round.send(this.nodes, this.quorum, this.calls, (node) -> {
-            if (!sharing.isExclusive()) {
+            if (kind != null) {
                 return node.share(key, token, leaseMillis, kind);
             }
             return (waiter != null) ? node.acquire(key, token, leaseMillis, waiter.id(), waiter.entryMillis(),

@@ -76,7 +76,7 @@ final class RedlockWaiting {
      */
     @Nullable RedlockHandle take(RedlockStore store, String key, long leaseMillis, long deadline, Sharing sharing) {
         RedlockAttempt.Waiter place = null;
-        List<Round<RedlockNode.Taken>> queued = new ArrayList<>(0);
+        List<Round<RedlockNode.Taken>> queued = List.of();
         boolean counted = false;
         try {
             while (true) {
@@ -84,6 +84,8 @@ final class RedlockWaiting {
                 String token = this.tokens.next();
                 RedlockAttempt.Outcome attempt = this.attempts.attempt(key, token, leaseMillis, sharing, place);
                 if (place != null) {
+                    // Made only for a writer that queued: an uncontended take allocates nothing here.
+                    queued = queued.isEmpty() ? new ArrayList<>() : queued;
                     queued.add(attempt.round());
                 }
                 if (attempt.fence() > 0) {
