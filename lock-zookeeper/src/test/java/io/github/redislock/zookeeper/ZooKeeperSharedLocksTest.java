@@ -2,7 +2,6 @@ package io.github.redislock.zookeeper;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -11,11 +10,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
@@ -23,7 +21,7 @@ import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockMode;
 import io.github.redislock.LockRequest;
 import io.github.redislock.engine.LockEngine;
-import io.github.redislock.testsupport.ZooKeeperServer;
+import io.github.redislock.testsupport.ZooKeeperServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -39,45 +37,38 @@ class ZooKeeperSharedLocksTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    private static ZooKeeperServer server;
+    @RegisterExtension
+    static final ZooKeeperServerExtension zookeeper = new ZooKeeperServerExtension();
 
-    private final List<AutoCloseable> closeables = new ArrayList<>();
+    /** The test's own client, which reads the lines. */
+    private CuratorFramework reader;
 
-    private CuratorFramework inspector;
+    /** Every application's engine and client, closed in that order after each test. */
+    private final List<LockEngine> engines = new ArrayList<>();
 
-    @BeforeAll
-    static void startServer() {
-        server = new ZooKeeperServer();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    private final List<CuratorFramework> clients = new ArrayList<>();
 
     @BeforeEach
-    void inspector() {
-        this.inspector = server.client(10_000);
+    void startReader() {
+        this.reader = zookeeper.server().client(10_000);
     }
 
     @AfterEach
-    void close() throws Exception {
-        Collections.reverse(this.closeables);
-        for (AutoCloseable closeable : this.closeables) {
-            closeable.close();
-        }
-        this.inspector.close();
+    void closeApplications() {
+        this.engines.forEach(LockEngine::close);
+        this.clients.forEach(CuratorFramework::close);
+        this.reader.close();
     }
 
     /** One application: a client (its own session, of the longest the server allows), a store, an engine. */
     private Application application() {
-        CuratorFramework client = server.client(10_000);
+        CuratorFramework client = zookeeper.server().client(10_000);
         ZooKeeperLockStore store = new ZooKeeperLockStore(client, "/locks", Duration.ofSeconds(2));
         List<String> losses = new CopyOnWriteArrayList<>();
         LockEngine engine = new LockEngine(store, Duration.ofSeconds(30),
                 (key, token, fence, detection) -> losses.add(key + " " + fence + " " + detection));
-        this.closeables.add(client);
-        this.closeables.add(engine);
+        this.clients.add(client);
+        this.engines.add(engine);
         return new Application(client, store, engine, losses);
     }
 
@@ -109,10 +100,10 @@ class ZooKeeperSharedLocksTest {
     /** The key's lock nodes now, as the test's own client reads them, oldest first. */
     private List<String> nodes(String name) throws Exception {
         String parent = "/locks/" + ZnodeNames.encode(name);
-        if (this.inspector.checkExists().forPath(parent) == null) {
+        if (this.reader.checkExists().forPath(parent) == null) {
             return List.of();
         }
-        List<String> nodes = new ArrayList<>(this.inspector.getChildren().forPath(parent));
+        List<String> nodes = new ArrayList<>(this.reader.getChildren().forPath(parent));
         nodes.sort((a, b) -> a.substring(a.length() - 10).compareTo(b.substring(b.length() - 10)));
         return nodes;
     }
@@ -185,7 +176,7 @@ class ZooKeeperSharedLocksTest {
         CompletableFuture<LockHandle> permit = waiting.acquireAsync(permit("pool", 2));
         CompletableFuture<LockHandle> writer = waiting.acquireAsync(write("doc"));
         await().atMost(WAIT).until(() -> waiting.store().waiting().size() == 2);
-        server.expireSession(ending.client());
+        zookeeper.server().expireSession(ending.client());
         try (LockHandle permitted = permit.get(WAIT.toSeconds(), TimeUnit.SECONDS);
                 LockHandle written = writer.get(WAIT.toSeconds(), TimeUnit.SECONDS)) {
             assertThat(permitted.fencingToken()).isGreaterThan(Math.max(one.fencingToken(), two.fencingToken()));
@@ -283,17 +274,12 @@ class ZooKeeperSharedLocksTest {
     void aPermitWaiterWatchesTheNodesBeforeItAndIsWokenByAReleaseInAnyOrder() throws Exception {
         Application holder = application();
         Application waiter = application();
-        AtomicInteger calls = new AtomicInteger();
-        waiter.client().getZookeeperClient().setTracerDriver(new CountingTracer(calls));
+        AtomicInteger calls = CountingTracer.count(waiter.client());
         LockHandle older = holder.acquire(permit("watched", 2));
         LockHandle newer = holder.acquire(permit("watched", 2));
         CompletableFuture<LockHandle> taken = waiter.acquireAsync(permit("watched", 2));
-        await().atMost(WAIT).until(() -> calls.get() >= 4);
+        CountingTracer.awaitParked(calls, 4);
         assertThat(waiter.store().waiting()).containsEntry("/locks/watched", 1);
-        int parked = calls.get();
-        assertThat(parked).isEqualTo(4);
-        Thread.sleep(1_000); // not synchronisation: the span in which a polling waiter would have sent something
-        assertThat(calls).hasValue(parked);
         newer.close();
         try (LockHandle permit = taken.get(WAIT.toSeconds(), TimeUnit.SECONDS)) {
             assertThat(permit.fencingToken()).isGreaterThan(newer.fencingToken());
@@ -309,9 +295,8 @@ class ZooKeeperSharedLocksTest {
     @Test
     void anUncontendedWriteOrReadLockSendsThreeRequests() {
         Application application = application();
-        AtomicInteger calls = new AtomicInteger();
         application.acquire(write("warm-up")).close();
-        application.client().getZookeeperClient().setTracerDriver(new CountingTracer(calls));
+        AtomicInteger calls = CountingTracer.count(application.client());
         application.acquire(write("plain")).close();
         assertThat(calls).hasValue(3);
         application.acquire(read("plain")).close();
