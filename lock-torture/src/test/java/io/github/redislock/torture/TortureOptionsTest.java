@@ -104,7 +104,8 @@ class TortureOptionsTest {
         assertThat(options.external()).isTrue();
         assertThat(options.redis()).isEqualTo("redis://127.0.0.1:6390");
         assertThat(options.scenarios()).containsExactly(Scenario.HEALTHY, Scenario.WORKER_KILL,
-                Scenario.WORKER_PAUSE, Scenario.WORKER_CLOCK_JUMP);
+                Scenario.WORKER_PAUSE, Scenario.WORKER_CLOCK_JUMP, Scenario.SEMAPHORE_HEALTHY,
+                Scenario.SEMAPHORE_WORKER_PAUSE, Scenario.READ_WRITE_HEALTHY, Scenario.READ_WRITE_WORKER_PAUSE);
     }
 
     @Test
