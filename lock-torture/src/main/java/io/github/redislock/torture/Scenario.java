@@ -187,9 +187,12 @@ enum Scenario {
                     + Arrays.stream(values()).map(Scenario::id).toList()));
     }
 
-    /** The short profile, run by the build: a healthy run and the fault that exercises the most (a GC pause). */
+    /**
+     * The short profile, run by the build: a healthy run and the fault that exercises the most (a GC pause), then that
+     * fault on read/write locks, whose readers and writers take both of the store's paths (shared and exclusive).
+     */
     static List<Scenario> shortProfile() {
-        return List.of(HEALTHY, WORKER_PAUSE);
+        return List.of(HEALTHY, WORKER_PAUSE, READ_WRITE_WORKER_PAUSE);
     }
 
     static List<Scenario> fullProfile() {

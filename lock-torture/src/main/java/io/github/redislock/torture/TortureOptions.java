@@ -52,7 +52,7 @@ record TortureOptions(List<Scenario> scenarios, int workers, int threads, int re
                 read-write-redis-restart, read-write-worker-partition; on ZooKeeper (a server the suite starts): zookeeper-healthy,
                 zookeeper-worker-partition, zookeeper-partition, zookeeper-slow-link, zookeeper-worker-clock-jump,
                 zookeeper-server-clock-jump. The partitions and the slow links need root, ip netns and nft; the clock
-                jumps need libfaketime; where the machine lacks them they are skipped, saying why. The short profile is healthy (10 s) and worker-pause on Lettuce;
+                jumps need libfaketime; where the machine lacks them they are skipped, saying why. The short profile is healthy (10 s), worker-pause and read-write-worker-pause on Lettuce;
                 the full one (the default) is every scenario, on Lettuce and then on Jedis, then the ZooKeeper ones once,
                 on Curator (--client does not apply to them). With --redis, --sentinel or --redlock the suite locks on your
                 Redis (writing keys under redis-lock-torture:) and runs only the Redis scenarios that fault workers,

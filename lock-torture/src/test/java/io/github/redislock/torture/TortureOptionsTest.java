@@ -38,10 +38,11 @@ class TortureOptionsTest {
     }
 
     @Test
-    void shortProfileIsTenSecondsHealthyAndWorkerPause() {
+    void shortProfileIsTenSecondsHealthyAndWorkerPauseOnPlainAndReadWriteLocks() {
         TortureOptions options = TortureOptions.parse("--profile=short");
 
-        assertThat(options.scenarios()).containsExactly(Scenario.HEALTHY, Scenario.WORKER_PAUSE);
+        assertThat(options.scenarios()).containsExactly(Scenario.HEALTHY, Scenario.WORKER_PAUSE,
+                Scenario.READ_WRITE_WORKER_PAUSE);
         assertThat(options.healthyRun()).isEqualTo(Duration.ofSeconds(10));
         assertThat(options.afterFault()).isEqualTo(Duration.ofSeconds(10));
         assertThat(options.clients()).containsExactly("lettuce");
@@ -79,7 +80,7 @@ class TortureOptionsTest {
             --lease=1s --fixed-lease=2s | --fixed-lease must not be longer than --lease
             --profile=medium | --profile is short or full, not 'medium'
             --client=x | --client is lettuce, jedis or both, not 'x'
-            --sabotage=everything | --sabotage: Unknown sabotage 'everything'; there is [release-without-compare]
+            --sabotage=everything | --sabotage: Unknown sabotage 'everything'; there is [release-without-compare, share-drops-a-holder]
             """)
     void rejectsBadValueNamingTheOption(String arguments, String message) {
         rejected(arguments.split(" ")).withMessage(message);
@@ -113,7 +114,8 @@ class TortureOptionsTest {
         TortureOptions options = TortureOptions.parse("--sentinel=mymaster@127.0.0.1:26379", "--profile=short");
 
         assertThat(options.external()).isTrue();
-        assertThat(options.scenarios()).containsExactly(Scenario.HEALTHY, Scenario.WORKER_PAUSE);
+        assertThat(options.scenarios()).containsExactly(Scenario.HEALTHY, Scenario.WORKER_PAUSE,
+                Scenario.READ_WRITE_WORKER_PAUSE);
     }
 
     @Test
