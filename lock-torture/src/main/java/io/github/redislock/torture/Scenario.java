@@ -132,7 +132,12 @@ enum Scenario {
      * times. The ensemble's clock does not matter to ZooKeeper, and this run shows it.
      */
     ZOOKEEPER_SERVER_CLOCK_JUMP(TopologyKind.ZOOKEEPER, true, true, Requirement.FAKETIME,
-            "the ZooKeeper server's wall clock 2 leases ahead for a lease, then back");
+            "the ZooKeeper server's wall clock 2 leases ahead for a lease, then back"),
+
+    /** The cut-off worker's session expires: its permits go back, and others take them; it is told. */
+    ZOOKEEPER_SEMAPHORE_WORKER_PARTITION(ZOOKEEPER_WORKER_PARTITION, Workload.SEMAPHORE),
+
+    ZOOKEEPER_READ_WRITE_WORKER_PARTITION(ZOOKEEPER_WORKER_PARTITION, Workload.READ_WRITE);
 
     private final TopologyKind topology;
 

@@ -51,7 +51,8 @@ record TortureOptions(List<Scenario> scenarios, int workers, int threads, int re
                 semaphore-redis-restart, semaphore-worker-partition, read-write-healthy, read-write-worker-pause,
                 read-write-redis-restart, read-write-worker-partition; on ZooKeeper (a server the suite starts): zookeeper-healthy,
                 zookeeper-worker-partition, zookeeper-partition, zookeeper-slow-link, zookeeper-worker-clock-jump,
-                zookeeper-server-clock-jump. The partitions and the slow links need root, ip netns and nft; the clock
+                zookeeper-server-clock-jump, zookeeper-semaphore-worker-partition,
+                zookeeper-read-write-worker-partition. The partitions and the slow links need root, ip netns and nft; the clock
                 jumps need libfaketime; where the machine lacks them they are skipped, saying why. The short profile is healthy (10 s), worker-pause and read-write-worker-pause on Lettuce;
                 the full one (the default) is every scenario, on Lettuce and then on Jedis, then the ZooKeeper ones once,
                 on Curator (--client does not apply to them). With --redis, --sentinel or --redlock the suite locks on your
