@@ -54,7 +54,7 @@ enum Scenario {
     SLOW_LINK(TopologyKind.SINGLE, true, true, Requirement.NAMESPACES,
             "50-200 ms round trips with jitter and packet loss between every worker and Redis, for 3 leases"),
 
-    REDIS_CLOCK_JUMP(TopologyKind.SINGLE, false, true, Requirement.FAKETIME,
+    REDIS_CLOCK_JUMP(TopologyKind.SINGLE, false, true, Requirement.FAKETIME_REDIS,
             "the Redis server's wall clock 2 leases ahead for a lease, then back"),
 
     WORKER_CLOCK_JUMP(TopologyKind.SINGLE, true, false, Requirement.FAKETIME,
@@ -187,11 +187,12 @@ enum Scenario {
 
     /**
      * What a scenario needs of the machine beyond a JDK: nothing, network namespaces with nft (as root),
-     * or libfaketime.
+     * libfaketime (for a JVM's clock), or libfaketime and a {@code redis-server} that starts under it
+     * ({@link FakedRedis}).
      */
     enum Requirement {
 
-        NONE, NAMESPACES, FAKETIME;
+        NONE, NAMESPACES, FAKETIME, FAKETIME_REDIS;
 
         /** Why the machine cannot run such a scenario, in one sentence; empty when it can. */
         Optional<String> unavailable() {
@@ -199,7 +200,13 @@ enum Scenario {
                 case NONE -> Optional.empty();
                 case NAMESPACES -> NetworkLab.unavailable();
                 case FAKETIME -> FakeClock.unavailable();
+                case FAKETIME_REDIS -> FakedRedis.unavailable();
             };
+        }
+
+        /** Whether the scenario steps a clock (a {@link FakeClock} of its own). */
+        boolean fakesClock() {
+            return this == FAKETIME || this == FAKETIME_REDIS;
         }
     }
 }

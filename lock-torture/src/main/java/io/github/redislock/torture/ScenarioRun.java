@@ -15,6 +15,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import io.github.redislock.testsupport.RedisBinary;
 import io.github.redislock.testsupport.RedisServer;
 import org.jspecify.annotations.Nullable;
 
@@ -98,7 +99,7 @@ final class ScenarioRun {
     ScenarioResult run() {
         long started = System.nanoTime();
         try {
-            if (this.scenario.requirement() == Scenario.Requirement.FAKETIME) {
+            if (this.scenario.requirement().fakesClock()) {
                 this.clock = FakeClock.create(this.logDirectory);
             }
             this.topology = openTopology();
@@ -266,8 +267,9 @@ final class ScenarioRun {
             case SINGLE -> (this.options.redis() != null) ? Topology.Single.external(this.options.redis())
                     : (this.options.sentinel() != null) ? Topology.Sentinel.external(this.options.sentinel(), 0)
                     : (this.options.redlock() != null) ? Topology.Redlock.external(this.options.redlock())
-                    : (this.scenario == Scenario.REDIS_CLOCK_JUMP) ? Topology.Single.start(clock().environment())
-                    : Topology.Single.start(Map.of());
+                    : (this.scenario == Scenario.REDIS_CLOCK_JUMP)
+                            ? Topology.Single.start(FakedRedis.binary(), clock().environment())
+                    : Topology.Single.start(RedisBinary.find(), Map.of());
             case SENTINEL -> Topology.Sentinel.start(0);
             case SENTINEL_ACKNOWLEDGED -> Topology.Sentinel.start(1);
             case REDLOCK -> Topology.Redlock.start(5);

@@ -39,9 +39,12 @@ abstract class Topology implements AutoCloseable {
             this.url = url;
         }
 
-        /** @param environment extra variables for the server process, e.g. those of a {@link FakeClock} */
-        static Single start(Map<String, String> environment) {
-            RedisServer server = RedisServer.builder().environment(environment).start();
+        /**
+         * @param binary the {@code redis-server} to run
+         * @param environment extra variables for the server process, e.g. those of a {@link FakeClock}
+         */
+        static Single start(Path binary, Map<String, String> environment) {
+            RedisServer server = RedisServer.builder().binary(binary).environment(environment).start();
             return new Single(server, server.url());
         }
 
