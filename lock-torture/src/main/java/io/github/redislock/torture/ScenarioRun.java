@@ -55,6 +55,9 @@ final class ScenarioRun {
 
     private static final Duration WORKER_STOP_TIMEOUT = Duration.ofSeconds(60);
 
+    /** The workers' {@code redis-lock.key-prefix}: a resource's lock key is this and its name. */
+    static final String KEY_PREFIX = "redis-lock-torture:";
+
     private final Scenario scenario;
 
     private final String client;
@@ -273,6 +276,7 @@ final class ScenarioRun {
             case SENTINEL -> Topology.Sentinel.start(0);
             case SENTINEL_ACKNOWLEDGED -> Topology.Sentinel.start(1);
             case REDLOCK -> Topology.Redlock.start(5);
+            case CLUSTER -> Topology.Cluster.start();
             case ZOOKEEPER -> Topology.ZooKeeper.start(this.classPath, this.logDirectory,
                     (this.scenario == Scenario.ZOOKEEPER_SERVER_CLOCK_JUMP) ? clock().environment() : Map.of(),
                     this.options.lease());
@@ -301,7 +305,7 @@ final class ScenarioRun {
             properties.put("spring.data.redis.timeout", "2s");
         }
         properties.put("spring.main.banner-mode", "off");
-        properties.put("redis-lock.key-prefix", "redis-lock-torture:");
+        properties.put("redis-lock.key-prefix", KEY_PREFIX);
         properties.put("redis-lock.lease-time", this.options.lease().toMillis() + "ms");
         properties.put("redis-lock.wait-time", waitTime().toMillis() + "ms");
         properties.put("torture.witness-port", Integer.toString(this.witnessServer.port()));
@@ -327,8 +331,12 @@ final class ScenarioRun {
         }
         String host = this.network.hostAddress(worker);
         Map<String, String> own = new LinkedHashMap<>(properties);
-        int port = (this.relay != null) ? this.relay.port() : serverPort();
-        if (this.scenario.onZooKeeper()) {
+        int port = (this.relay != null) ? this.relay.port() : this.serverPort;
+        if (this.topology instanceof Topology.Redlock redlock) {
+            own.put("redis-lock.redlock.nodes", redlock.servers().stream()
+                .map((server) -> "redis://" + host + ":" + server.port()).collect(Collectors.joining(",")));
+        }
+        else if (this.scenario.onZooKeeper()) {
             own.put("redis-lock.zookeeper.connect-string", host + ":" + port);
         }
         else {
