@@ -48,6 +48,34 @@ enum Scenario {
     REDLOCK_FAULTS(TopologyKind.REDLOCK, false, true,
             "Redlock on 5 masters: 2 killed, restarted empty after a lease, then 1 frozen past the lease"),
 
+    /**
+     * Not strict: a worker that reaches 2 of the 5 nodes can extend its lock on a minority only, so it loses it when
+     * its validity runs out by its own clock (told, {@code RENEWAL}), and the others take a majority once the keys
+     * on the 3 nodes it cannot reach expire. Its own acquisitions meanwhile reach no majority and fail.
+     */
+    REDLOCK_MINORITY(TopologyKind.REDLOCK, false, true, Requirement.NAMESPACES,
+            "one worker's links to 3 of the 5 Redlock nodes cut while it holds locks (it reaches a minority), for "
+                    + "longer than the lease"),
+
+    /**
+     * Not strict: a cluster master is killed while a long section holds a lock on it; its replica takes over after
+     * the node timeout with what replication had carried (a lock taken just before the kill may be missing, as in a
+     * Sentinel failover: the store forgets it, see {@link Verdict#STORE_FORGETS}). Renewals fail while no node serves
+     * the slot, and a lock whose lease runs out by its holder's clock meanwhile is lost, told.
+     */
+    CLUSTER_FAILOVER(TopologyKind.CLUSTER, false, true,
+            "Redis Cluster (3 masters with a replica each): the master of a held lock's slot killed, its replica "
+                    + "takes over, the old master rejoins as a replica"),
+
+    /**
+     * Not strict: the slot of a held lock moves to another master with its keys ({@code MIGRATE} keeps their
+     * expiry), so the store forgets nothing; scripts over the slot meanwhile may be answered {@code ASK} or
+     * {@code TRYAGAIN}, and a renewal that fails until the lease has run out by its holder's clock loses the lock,
+     * told.
+     */
+    CLUSTER_SLOT_MIGRATION(TopologyKind.CLUSTER, false, true,
+            "Redis Cluster: the slot of a held lock, with its keys, migrated to another master while the lock is held"),
+
     WORKER_PARTITION(TopologyKind.SINGLE, false, true, Requirement.NAMESPACES,
             "one worker's link to Redis cut (packets dropped, connections left open) while it holds locks, "
                     + "for longer than the lease"),
@@ -58,7 +86,7 @@ enum Scenario {
     SLOW_LINK(TopologyKind.SINGLE, true, true, Requirement.NAMESPACES,
             "50-200 ms round trips with jitter and packet loss between every worker and Redis, for 3 leases"),
 
-    REDIS_CLOCK_JUMP(TopologyKind.SINGLE, false, true, Requirement.FAKETIME,
+    REDIS_CLOCK_JUMP(TopologyKind.SINGLE, false, true, Requirement.FAKETIME_REDIS,
             "the Redis server's wall clock 2 leases ahead for a lease, then back"),
 
     WORKER_CLOCK_JUMP(TopologyKind.SINGLE, true, false, Requirement.FAKETIME,
@@ -250,16 +278,17 @@ enum Scenario {
     }
 
     enum TopologyKind {
-        SINGLE, SENTINEL, SENTINEL_ACKNOWLEDGED, REDLOCK, ZOOKEEPER
+        SINGLE, SENTINEL, SENTINEL_ACKNOWLEDGED, REDLOCK, CLUSTER, ZOOKEEPER
     }
 
     /**
      * What a scenario needs of the machine beyond a JDK: nothing, network namespaces with nft (as root),
-     * or libfaketime.
+     * libfaketime (for a JVM's clock), or libfaketime and a {@code redis-server} that starts under it
+     * ({@link FakedRedis}).
      */
     enum Requirement {
 
-        NONE, NAMESPACES, FAKETIME;
+        NONE, NAMESPACES, FAKETIME, FAKETIME_REDIS;
 
         /** Why the machine cannot run such a scenario, in one sentence; empty when it can. */
         Optional<String> unavailable() {
@@ -267,7 +296,13 @@ enum Scenario {
                 case NONE -> Optional.empty();
                 case NAMESPACES -> NetworkLab.unavailable();
                 case FAKETIME -> FakeClock.unavailable();
+                case FAKETIME_REDIS -> FakedRedis.unavailable();
             };
+        }
+
+        /** Whether the scenario steps a clock (a {@link FakeClock} of its own). */
+        boolean fakesClock() {
+            return this == FAKETIME || this == FAKETIME_REDIS;
         }
     }
 }
