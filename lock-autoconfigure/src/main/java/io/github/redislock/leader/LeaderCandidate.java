@@ -205,11 +205,12 @@ public class LeaderCandidate implements Leadership, SmartLifecycle, ApplicationL
 
     @Override
     public boolean awaitLeadership(Duration timeout) throws InterruptedException {
-        long left = timeout.toNanos();
+        long deadline = System.nanoTime() + timeout.toNanos();
         this.lock.lock();
         try {
-            while (!isLeader() && left > 0) {
-                left = this.changed.awaitNanos(Math.min(left, this.leaseCheckNanos));
+            long left;
+            while (!isLeader() && (left = deadline - System.nanoTime()) > 0) {
+                this.changed.awaitNanos(left);
             }
             return isLeader();
         }
