@@ -125,6 +125,15 @@ final class ZooKeeperLock implements StoreLock {
         }
     }
 
+    /** While HELD, cancels the fixed lease's timer (an extension sets another): false, doing nothing, otherwise. */
+    synchronized boolean cancelLease() {
+        if (this.state != State.HELD) {
+            return false;
+        }
+        cancelLeaseTimer();
+        return true;
+    }
+
     /** HELD to EXPIRED when the fixed lease runs out: true if this call made the move (the node must go). */
     synchronized boolean expire() {
         if (this.state != State.HELD) {

@@ -250,16 +250,26 @@ public final class ZooKeeperLockStore implements LockStore {
     }
 
     /**
-     * Never called by the engine (the store is not leased, nothing to extend): a lock is as good as extended while
-     * its session is connected, unknown while the connection is suspended.
+     * A holder's extension ({@code LockHandle.extend}; renewal never calls this, nothing here expires by itself):
+     * per lock, the node checked in ZooKeeper, then the fixed lease's timer set to run out {@code leaseMillis} from
+     * now (a lock held until released gets one: an extended lock has a fixed lease). NOT_HELD when the lock already
+     * ended (its lease ran out, its session ended) or its node is gone; UNKNOWN while the connection is suspended.
+     * @throws io.github.redislock.LockException if ZooKeeper cannot be asked
      */
     @Override
     public Extension[] extend(List<StoreLock> locks, long leaseMillis) {
-        Extension[] held = new Extension[locks.size()];
-        for (int i = 0; i < held.length; i++) {
-            held[i] = locks.get(i).isValid() ? Extension.EXTENDED : Extension.UNKNOWN;
+        Extension[] extended = new Extension[locks.size()];
+        for (int i = 0; i < extended.length; i++) {
+            ZooKeeperLock lock = (ZooKeeperLock) locks.get(i);
+            if (!lock.isValid()) {
+                extended[i] = (lock.state() == ZooKeeperLock.State.HELD) ? Extension.UNKNOWN : Extension.NOT_HELD;
+            }
+            else {
+                extended[i] = (nodeIsOurs(lock) && this.timers.restartLease(lock, leaseMillis)) ? Extension.EXTENDED
+                        : Extension.NOT_HELD;
+            }
         }
-        return held;
+        return extended;
     }
 
     @Override
