@@ -118,7 +118,7 @@ final class LeaderOnlyOperationSource implements LockOperations {
         String election = election(annotation, origin);
         this.elections.add(election);
         KeyTemplate name = new KeyTemplate(election, origin, List.of(new KeyTemplate.Literal(election)), 1);
-        return new LockOperation(origin, List.of(name), Duration.ZERO, null, Duration.ZERO, OnLockFailure.SKIP, null,
+        return new LockOperation(origin, List.of(name), Duration.ZERO, null, RequestShape.PLAIN, OnLockFailure.SKIP, null,
                 returns);
     }
 
