@@ -187,7 +187,7 @@ public final class LockOperationSource {
      * The static {@code name$suspendImpl} into which Kotlin compiles the body of an open suspend function (with its
      * annotations); calls go through the function itself, which is the one locked.
      */
-    private static boolean isSuspendBody(Method method) {
+    static boolean isSuspendBody(Method method) {
         return Modifier.isStatic(method.getModifiers()) && method.getName().endsWith("$suspendImpl")
                 && KotlinDetector.isKotlinType(method.getDeclaringClass());
     }

@@ -39,7 +39,8 @@ import io.github.redislock.LockRequest;
  * longer, and the longest minimum applies when the last one ends; the kept keys are remembered for the
  * endpoint ({@link KeptLocks}).</li>
  * <li>Renewal ({@link Renewer}): one batched {@link LockStore#extend} per tick, every third of the renewed lease,
- * for every renewed lock held, with its health for the endpoint.</li>
+ * for every renewed lock held, with its health for the endpoint; and a holder's own extension to a fixed lease
+ * ({@link Extender}, {@link LockHandle#extend}) through the same store call.</li>
  * <li>Loss: a lock the store no longer holds, found by renewal, release, a commit check or the store itself, and
  * a renewed lock whose lease ran out by this JVM's clock with no extension confirmed, is marked lost once and
  * signalled once ({@link LossSignal}: a WARN and the {@link LockLossListener}); its handles then say so, and
@@ -77,6 +78,8 @@ public class LockEngine implements LockProvider, AutoCloseable {
 
     private final Renewer renewer;
 
+    private final Extender extender;
+
     private final @Nullable ScheduledExecutorService ownScheduler;
 
     /**
@@ -105,6 +108,7 @@ public class LockEngine implements LockProvider, AutoCloseable {
         this.renewer = new Renewer(store, (scheduler != null) ? scheduler : this.ownScheduler,
                 this.renewedLeaseMillis, (entry) -> lost(entry, LockLossDetection.RENEWAL));
         this.acquirer = new Acquirer(this, store, this.tokens, this.renewedLeaseMillis);
+        this.extender = new Extender(store, this.renewer, this::lost);
         store.listen(this::storeLost);
     }
 
@@ -202,6 +206,12 @@ public class LockEngine implements LockProvider, AutoCloseable {
         }
         lost(entry, LockLossDetection.COMMIT_CHECK);
         return false;
+    }
+
+    /** Gives the lock a fixed lease from now, or says it is lost: see {@link Extender}. */
+    boolean extend(Entry entry, Duration lease, Duration holdAtLeast) {
+        Extender.check(lease, holdAtLeast);
+        return this.extender.extend(entry, lease.toMillis(), holdAtLeast.toNanos());
     }
 
     /** HELD to LOST, signalled once; nothing for a lock whose release began. */

@@ -40,7 +40,8 @@ final class HeldLock implements StoreLock {
 
     final long fence;
 
-    final long leaseMillis;
+    /** The lease it was taken with, or last extended to by the engine ({@link SlotRenewals}). */
+    volatile long leaseMillis;
 
     final boolean renewed;
 
@@ -128,6 +129,15 @@ final class HeldLock implements StoreLock {
 
     /** An extension sent at {@code sentAtNanos} found the key ours. */
     void extended(long sentAtNanos) {
+        this.leaseStartNanos = sentAtNanos;
+    }
+
+    /**
+     * An extension to {@code leaseMillis} sent at {@code sentAtNanos} found the key ours: a holder's own extension
+     * may change the lease's length, which a local hand-over passes on ({@link #passOn}).
+     */
+    void extended(long sentAtNanos, long leaseMillis) {
+        this.leaseMillis = leaseMillis;
         this.leaseStartNanos = sentAtNanos;
     }
 

@@ -58,7 +58,7 @@ final class SlotRenewals {
             for (int i = 0; i < answers.length; i++) {
                 HeldLock lock = batch.get(i);
                 if (answers[i]) {
-                    lock.extended(sentAt);
+                    lock.extended(sentAt, leaseMillis);
                 }
                 else {
                     lock.markLost();

@@ -34,8 +34,8 @@ public final class Applications implements AutoCloseable {
      * One more application over the backend; its renewed locks have this lease (renewed every third of it).
      */
     public synchronized Application start(Duration renewedLease) {
-        Application application = new Application("application " + (this.started.size() + 1),
-                this.fixture.newStore(), renewedLease);
+        Application application = new Application("application " + (this.started.size() + 1), this.fixture,
+                renewedLease);
         this.started.add(application);
         return application;
     }

@@ -52,6 +52,17 @@ public interface StoreFixture extends AutoCloseable {
     }
 
     /**
+     * An application crashed: its engine stopped without releasing anything and its store is closed. The backend
+     * ends what it keeps of a process that is gone as it would in production. The default does nothing, right for
+     * a leased store (its locks expire by themselves within one lease); a session store ends the application's
+     * session here, as its servers do once the session timeout has passed without a word from the process (that
+     * wait, the servers' own, is left out so that the check is not bound by the session timeout).
+     * @param store the store (made by {@link #newStore}) of the crashed application
+     */
+    default void crashed(LockStore store) {
+    }
+
+    /**
      * What the backend keeps for the key now, read from the backend itself, not through a store: the key,
      * queue entries, lock nodes, on any node; one line each, empty when nothing is left. What a store keeps on
      * purpose beyond a key's life (a fencing counter that must outlive it) is not residue.

@@ -22,6 +22,8 @@ public final class RedisBinary {
 
     private static volatile Path resolved;
 
+    private static volatile Path bundled;
+
     private RedisBinary() {
     }
 
@@ -42,8 +44,7 @@ public final class RedisBinary {
 
     /** Where {@link #find()} found the binary, for log lines. */
     public static String describe() {
-        Path path = find();
-        return path + (path.getFileName().toString().startsWith("redis-lock-bundled-") ? " (bundled fallback)" : "");
+        return describe(find());
     }
 
     private static Path lookup() {
@@ -56,7 +57,7 @@ public final class RedisBinary {
             return path;
         }
         Path onPath = searchPath();
-        return (onPath != null) ? onPath : extractBundled();
+        return (onPath != null) ? onPath : bundled();
     }
 
     private static Path searchPath() {
@@ -76,9 +77,28 @@ public final class RedisBinary {
         return null;
     }
 
-    /** The bundled binary, extracted even when one is on PATH (tests of the fallback itself). */
-    static Path extractBundledForTest() {
-        return extractBundled();
+    /**
+     * The bundled binary, extracted once per JVM even when one is on {@code PATH}: for the fallback's own tests, and
+     * for a process that cannot run the binary {@link #find()} gives (a {@code redis-server} linked with the
+     * system's jemalloc cannot start under libfaketime, say).
+     */
+    public static Path bundled() {
+        Path path = bundled;
+        if (path == null) {
+            synchronized (RedisBinary.class) {
+                path = bundled;
+                if (path == null) {
+                    path = extractBundled();
+                    bundled = path;
+                }
+            }
+        }
+        return path;
+    }
+
+    /** Where a binary comes from, for log lines: its path, and whether it is the bundled fallback. */
+    public static String describe(Path path) {
+        return path + (path.getFileName().toString().startsWith("redis-lock-bundled-") ? " (bundled fallback)" : "");
     }
 
     private static Path extractBundled() {

@@ -148,6 +148,8 @@ public final class RedisServer implements AutoCloseable {
 
         private Integer port;
 
+        private Path binary;
+
         private final List<String> arguments = new ArrayList<>();
 
         private final Map<String, String> environment = new LinkedHashMap<>();
@@ -172,6 +174,12 @@ public final class RedisServer implements AutoCloseable {
             return this;
         }
 
+        /** This executable instead of the one {@link RedisBinary#find()} gives. */
+        public Builder binary(Path executable) {
+            this.binary = executable;
+            return this;
+        }
+
         /** Extra {@code redis-server} command-line arguments, e.g. {@code "--maxmemory", "10mb"}. */
         public Builder arguments(String... arguments) {
             this.arguments.addAll(List.of(arguments));
@@ -188,7 +196,7 @@ public final class RedisServer implements AutoCloseable {
         }
 
         public RedisServer start() {
-            Path binary = RedisBinary.find();
+            Path binary = (this.binary != null) ? this.binary : RedisBinary.find();
             IllegalStateException failure = null;
             // A free port can be taken by someone else between probing and binding; try a few.
             for (int attempt = 0; attempt < 5; attempt++) {

@@ -82,7 +82,7 @@ class RedisServerTest {
     @Test
     void bundledFallbackBinaryRuns() throws Exception {
         // Forces the Maven-provided binary even where a redis-server is on PATH, so the fallback stays tested.
-        java.nio.file.Path binary = RedisBinary.extractBundledForTest();
+        java.nio.file.Path binary = RedisBinary.bundled();
         Process process = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes());
         assertThat(process.waitFor()).isZero();

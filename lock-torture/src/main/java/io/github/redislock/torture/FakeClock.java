@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -97,12 +98,19 @@ final class FakeClock implements AutoCloseable {
 
     /** The variables that put a process on this clock. */
     Map<String, String> environment() {
+        Map<String, String> environment = new HashMap<>(variables());
+        environment.put("FAKETIME_TIMESTAMP_FILE", this.file.toString());
+        environment.put("FAKETIME_CACHE_DURATION", "1");
+        return Map.copyOf(environment);
+    }
+
+    /** The variables every faked process gets, whatever its offset and however it is given. */
+    static Map<String, String> variables() {
         String library = library();
         if (library == null) {
             throw new IllegalStateException("No libfaketime: " + unavailable().orElse(""));
         }
-        return Map.of("LD_PRELOAD", library, "FAKETIME_TIMESTAMP_FILE", this.file.toString(), "FAKETIME_CACHE_DURATION", "1",
-                "FAKETIME_DONT_FAKE_MONOTONIC", "1", "FAKETIME_DISABLE_SHM", "1");
+        return Map.of("LD_PRELOAD", library, "FAKETIME_DONT_FAKE_MONOTONIC", "1", "FAKETIME_DISABLE_SHM", "1");
     }
 
     /**

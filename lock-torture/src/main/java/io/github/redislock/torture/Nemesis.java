@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import io.github.redislock.testsupport.RedisCluster;
 import io.github.redislock.testsupport.RedisSentinel;
 import io.github.redislock.testsupport.RedisServer;
 import org.jspecify.annotations.Nullable;
@@ -34,6 +35,9 @@ final class Nemesis {
             case WORKER_PAUSE -> pauseWorker();
             case SENTINEL_FAILOVER, REPLICA_ACK_FAILOVER -> failoverWithLag();
             case REDLOCK_FAULTS -> redlockNodes();
+            case REDLOCK_MINORITY -> redlockMinority();
+            case CLUSTER_FAILOVER -> clusterFailover();
+            case CLUSTER_SLOT_MIGRATION -> clusterSlotMigration();
             case WORKER_PARTITION -> partitionWorker("Redis");
             case REDIS_PARTITION -> partitionServer("Redis");
             case SLOW_LINK -> slowLinks("Redis");
@@ -44,6 +48,11 @@ final class Nemesis {
             case ZOOKEEPER_PARTITION -> partitionServer("ZooKeeper");
             case ZOOKEEPER_SLOW_LINK -> slowLinks("ZooKeeper");
             case ZOOKEEPER_SERVER_CLOCK_JUMP -> jumpClock("the ZooKeeper server's", everyWorker());
+            // The shared workloads' scenarios: another scenario's fault.
+            case SEMAPHORE_HEALTHY, SEMAPHORE_WORKER_PAUSE, SEMAPHORE_REDIS_RESTART, SEMAPHORE_WORKER_PARTITION,
+                    READ_WRITE_HEALTHY, READ_WRITE_WORKER_PAUSE, READ_WRITE_REDIS_RESTART,
+                    READ_WRITE_WORKER_PARTITION, ZOOKEEPER_SEMAPHORE_WORKER_PARTITION,
+                    ZOOKEEPER_READ_WRITE_WORKER_PARTITION -> inject(scenario.fault());
         };
     }
 
@@ -168,6 +177,64 @@ final class Nemesis {
         nodes.get(2).resume();
         return new Fault(start, this.run.now(), everyWorker(), "nodes 1, 2 down for " + this.lease.toMillis()
                 + " ms and back empty; node 3 frozen for " + pastTheLease().toMillis() + " ms");
+    }
+
+    /**
+     * Cuts the first worker's links to 3 of the 5 Redlock nodes just after one of its long sections entered (frozen
+     * for the moment it takes, as {@link #partitionWorker}), for 1.5 leases: it reaches nodes 1 and 2 only.
+     */
+    private Fault redlockMinority() {
+        WorkerProcess victim = this.run.workers().get(0);
+        List<RedisServer> nodes = this.run.topology(Topology.Redlock.class).servers();
+        List<String> held = freezeJustInside(victim, SectionKind.SLOW_RESOURCE);
+        long start = this.run.now();
+        this.run.network().cut(1, nodes.get(2).port(), nodes.get(3).port(), nodes.get(4).port());
+        victim.resume();
+        ScenarioRun.runFor(pastTheLease());
+        this.run.network().heal(1);
+        return new Fault(start, this.run.now(), Set.of(victim.id()), victim.id() + " reached 2 of the 5 nodes (links "
+                + "to nodes 3-5 cut) for " + pastTheLease().toMillis() + " ms while it held " + held);
+    }
+
+    /** Kills the master of the long sections' slot once a long section holds it; its replica takes over. */
+    private Fault clusterFailover() {
+        RedisCluster cluster = this.run.topology(Topology.Cluster.class).cluster();
+        int slot = cluster.slot(ScenarioRun.KEY_PREFIX + SectionKind.SLOW_RESOURCE);
+        String inside = awaitAnyInside(SectionKind.SLOW_RESOURCE, this.lease.multipliedBy(3));
+        RedisServer master = cluster.masterOf(slot);
+        long start = this.run.now();
+        RedisServer promoted = cluster.failOver(master);
+        long end = this.run.now();
+        return new Fault(start, end, everyWorker(), "master " + master.port() + " of slot " + slot + " killed while "
+                + inside + " held it; replica " + promoted.port() + " took over, the old master rejoined as its replica, in "
+                + (end - start) / 1000 + " ms");
+    }
+
+    /** Moves the long sections' slot, with its keys, to another master once a long section holds it. */
+    private Fault clusterSlotMigration() {
+        RedisCluster cluster = this.run.topology(Topology.Cluster.class).cluster();
+        int slot = cluster.slot(ScenarioRun.KEY_PREFIX + SectionKind.SLOW_RESOURCE);
+        String inside = awaitAnyInside(SectionKind.SLOW_RESOURCE, this.lease.multipliedBy(3));
+        RedisServer source = cluster.masterOf(slot);
+        RedisServer target = cluster.masters().stream().filter((master) -> master != source).findFirst().orElseThrow();
+        long start = this.run.now();
+        cluster.migrateSlot(slot, target);
+        long end = this.run.now();
+        return new Fault(start, end, everyWorker(), "slot " + slot + " migrated from " + source.port() + " to "
+                + target.port() + " while " + inside + " held it, in " + (end - start) / 1000 + " ms");
+    }
+
+    /** The first section seen inside the resource; fails after the timeout. */
+    private String awaitAnyInside(String resource, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            Set<String> members = this.run.membersOf(resource);
+            if (!members.isEmpty()) {
+                return members.iterator().next();
+            }
+            ScenarioRun.runFor(Duration.ofMillis(20));
+        }
+        throw new IllegalStateException("No section entered " + resource + " within " + timeout);
     }
 
     /**

@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * 127.0.0.1 ({@code route_localnet} is set on that host end only): the worker reaches Redis and the witness at
  * {@link #hostAddress(int)} on their usual ports.</li>
  * </ul>
- * Faults, nft tables inside the worker's namespace: {@link #cut(int, int)} drops every packet to and from Redis's
+ * Faults, nft tables inside the worker's namespace: {@link #cut(int, int...)} drops every packet to and from Redis's
  * port, so the TCP connections stay open and silent as in a real partition (the witness, on another port, stays
  * reachable); {@link #lose(int, int, int)} drops a share of them at random; {@link #heal(int)} lifts either.
  * (Delay comes from a {@link DelayingRelay}: the kernels this suite runs on need not have {@code tc netem}.)
@@ -132,21 +132,26 @@ final class NetworkLab implements AutoCloseable {
         return address(worker, 1);
     }
 
-    /** Drops every packet between worker {@code i} and Redis's port, both ways, until {@link #heal(int)}. */
-    void cut(int worker, int redisPort) {
+    /**
+     * Drops every packet between worker {@code i} and these ports (Redis's, or some Redlock nodes'), both ways, until
+     * {@link #heal(int)}.
+     */
+    void cut(int worker, int... ports) {
         String host = hostAddress(worker);
+        String set = java.util.Arrays.stream(ports).mapToObj(Integer::toString)
+            .collect(java.util.stream.Collectors.joining(", ", "{ ", " }"));
         nft(namespace(worker), """
                 table inet fault {
                     chain out {
                         type filter hook output priority 0; policy accept;
-                        ip daddr %1$s tcp dport %2$d drop
+                        ip daddr %1$s tcp dport %2$s drop
                     }
                     chain in {
                         type filter hook input priority 0; policy accept;
-                        ip saddr %1$s tcp sport %2$d drop
+                        ip saddr %1$s tcp sport %2$s drop
                     }
                 }
-                """.formatted(host, redisPort));
+                """.formatted(host, set));
     }
 
     void heal(int worker) {

@@ -18,9 +18,10 @@ final class ResultTable {
                 + "| verdict |");
         lines.add("|---|---|---:|---:|---|---:|---:|---:|---:|---|---|---|");
         for (ScenarioResult result : results) {
-            if (result.skipped() != null) {
+            if (result.notRun() != null) {
                 lines.add("| " + result.scenario().id() + " | " + result.client()
-                        + " | – | – | – | – | – | – | – | – | – | skipped |");
+                        + " | – | – | – | – | – | – | – | – | – | " + (result.skipped() ? "skipped" : "**FAIL** (did not run)")
+                        + " |");
                 continue;
             }
             lines.add("| " + String.join(" | ", result.scenario().id(), result.client(),
@@ -33,8 +34,9 @@ final class ResultTable {
         }
         lines.add("");
         for (ScenarioResult result : results) {
-            if (result.skipped() != null) {
-                lines.add("- " + result.scenario().id() + " on " + result.client() + ": SKIPPED, " + result.skipped());
+            if (result.notRun() != null) {
+                lines.add("- " + result.scenario().id() + " on " + result.client() + ": "
+                        + (result.skipped() ? "SKIPPED, " : "DID NOT RUN, ") + result.notRun());
                 continue;
             }
             lines.add("- " + result.scenario().id() + " on " + result.client() + " (" + result.topology() + ", "

@@ -13,6 +13,10 @@ import java.util.Optional;
  * The {@code zookeeper-*} scenarios are the same faults on the ZooKeeper store ({@code lock-zookeeper}): one
  * ZooKeeper server the suite started in a JVM of its own, workers with a session timeout of one lease, the same
  * witness and fencing store, the same verdict. They run once, on Curator, whatever the client option says.
+ * <p>
+ * The {@code semaphore-*} and {@code read-write-*} scenarios inject another scenario's fault ({@link #fault()}),
+ * under its rules, into workers whose keys are semaphores or read/write locks ({@link Workload}); an overlap there
+ * is a breach of the key's bound (more holders than permits, a writer beside anyone).
  */
 enum Scenario {
 
@@ -44,6 +48,34 @@ enum Scenario {
     REDLOCK_FAULTS(TopologyKind.REDLOCK, false, true,
             "Redlock on 5 masters: 2 killed, restarted empty after a lease, then 1 frozen past the lease"),
 
+    /**
+     * Not strict: a worker that reaches 2 of the 5 nodes can extend its lock on a minority only, so it loses it when
+     * its validity runs out by its own clock (told, {@code RENEWAL}), and the others take a majority once the keys
+     * on the 3 nodes it cannot reach expire. Its own acquisitions meanwhile reach no majority and fail.
+     */
+    REDLOCK_MINORITY(TopologyKind.REDLOCK, false, true, Requirement.NAMESPACES,
+            "one worker's links to 3 of the 5 Redlock nodes cut while it holds locks (it reaches a minority), for "
+                    + "longer than the lease"),
+
+    /**
+     * Not strict: a cluster master is killed while a long section holds a lock on it; its replica takes over after
+     * the node timeout with what replication had carried (a lock taken just before the kill may be missing, as in a
+     * Sentinel failover: the store forgets it, see {@link Verdict#STORE_FORGETS}). Renewals fail while no node serves
+     * the slot, and a lock whose lease runs out by its holder's clock meanwhile is lost, told.
+     */
+    CLUSTER_FAILOVER(TopologyKind.CLUSTER, false, true,
+            "Redis Cluster (3 masters with a replica each): the master of a held lock's slot killed, its replica "
+                    + "takes over, the old master rejoins as a replica"),
+
+    /**
+     * Not strict: the slot of a held lock moves to another master with its keys ({@code MIGRATE} keeps their
+     * expiry), so the store forgets nothing; scripts over the slot meanwhile may be answered {@code ASK} or
+     * {@code TRYAGAIN}, and a renewal that fails until the lease has run out by its holder's clock loses the lock,
+     * told.
+     */
+    CLUSTER_SLOT_MIGRATION(TopologyKind.CLUSTER, false, true,
+            "Redis Cluster: the slot of a held lock, with its keys, migrated to another master while the lock is held"),
+
     WORKER_PARTITION(TopologyKind.SINGLE, false, true, Requirement.NAMESPACES,
             "one worker's link to Redis cut (packets dropped, connections left open) while it holds locks, "
                     + "for longer than the lease"),
@@ -54,11 +86,39 @@ enum Scenario {
     SLOW_LINK(TopologyKind.SINGLE, true, true, Requirement.NAMESPACES,
             "50-200 ms round trips with jitter and packet loss between every worker and Redis, for 3 leases"),
 
-    REDIS_CLOCK_JUMP(TopologyKind.SINGLE, false, true, Requirement.FAKETIME,
+    REDIS_CLOCK_JUMP(TopologyKind.SINGLE, false, true, Requirement.FAKETIME_REDIS,
             "the Redis server's wall clock 2 leases ahead for a lease, then back"),
 
     WORKER_CLOCK_JUMP(TopologyKind.SINGLE, true, false, Requirement.FAKETIME,
             "one worker JVM's wall clock 2 leases ahead for a lease, then back"),
+
+    /** Strict, as {@link #HEALTHY}: on semaphores, never more holders than permits. */
+    SEMAPHORE_HEALTHY(HEALTHY, Workload.SEMAPHORE),
+
+    /**
+     * The frozen worker's permits run out while it sleeps and others take them: more holders than permits for a
+     * while, every such breach told (the frozen worker's {@code isHeld()} false by its own clock before the others
+     * could enter).
+     */
+    SEMAPHORE_WORKER_PAUSE(WORKER_PAUSE, Workload.SEMAPHORE),
+
+    /** Every permit forgotten at once: the sections still inside are told at their next renewal round or release. */
+    SEMAPHORE_REDIS_RESTART(REDIS_RESTART, Workload.SEMAPHORE),
+
+    SEMAPHORE_WORKER_PARTITION(WORKER_PARTITION, Workload.SEMAPHORE),
+
+    /** Strict, as {@link #HEALTHY}: readers together, a writer always alone. */
+    READ_WRITE_HEALTHY(HEALTHY, Workload.READ_WRITE),
+
+    /**
+     * A frozen reader or writer loses its lock while it sleeps: a writer enters beside the frozen reader, or anyone
+     * beside the frozen writer, told; the fencing store refuses the woken one's stale read or write.
+     */
+    READ_WRITE_WORKER_PAUSE(WORKER_PAUSE, Workload.READ_WRITE),
+
+    READ_WRITE_REDIS_RESTART(REDIS_RESTART, Workload.READ_WRITE),
+
+    READ_WRITE_WORKER_PARTITION(WORKER_PARTITION, Workload.READ_WRITE),
 
     /** Strict: with nothing faulted, a session that stays alive keeps every lock node; nothing excuses a second holder. */
     ZOOKEEPER_HEALTHY(TopologyKind.ZOOKEEPER, true, false,
@@ -100,7 +160,12 @@ enum Scenario {
      * times. The ensemble's clock does not matter to ZooKeeper, and this run shows it.
      */
     ZOOKEEPER_SERVER_CLOCK_JUMP(TopologyKind.ZOOKEEPER, true, true, Requirement.FAKETIME,
-            "the ZooKeeper server's wall clock 2 leases ahead for a lease, then back");
+            "the ZooKeeper server's wall clock 2 leases ahead for a lease, then back"),
+
+    /** The cut-off worker's session expires: its permits go back, and others take them; it is told. */
+    ZOOKEEPER_SEMAPHORE_WORKER_PARTITION(ZOOKEEPER_WORKER_PARTITION, Workload.SEMAPHORE),
+
+    ZOOKEEPER_READ_WRITE_WORKER_PARTITION(ZOOKEEPER_WORKER_PARTITION, Workload.READ_WRITE);
 
     private final TopologyKind topology;
 
@@ -112,6 +177,11 @@ enum Scenario {
 
     private final String description;
 
+    /** The scenario whose fault this one injects: itself, unless it is a shared workload's run of another. */
+    private final Scenario fault;
+
+    private final Workload workload;
+
     Scenario(TopologyKind topology, boolean strict, boolean touchesRedis, String description) {
         this(topology, strict, touchesRedis, Requirement.NONE, description);
     }
@@ -122,6 +192,19 @@ enum Scenario {
         this.touchesRedis = touchesRedis;
         this.requirement = requirement;
         this.description = description;
+        this.fault = this;
+        this.workload = Workload.EXCLUSIVE;
+    }
+
+    /** The same fault, topology and rules as {@code fault}, on a shared workload. */
+    Scenario(Scenario fault, Workload workload) {
+        this.topology = fault.topology;
+        this.strict = fault.strict;
+        this.touchesRedis = fault.touchesRedis;
+        this.requirement = fault.requirement;
+        this.description = workload.label() + fault.description;
+        this.fault = fault;
+        this.workload = workload;
     }
 
     /** The name on the command line and in the report: {@code worker-pause}. */
@@ -137,9 +220,12 @@ enum Scenario {
                     + Arrays.stream(values()).map(Scenario::id).toList()));
     }
 
-    /** The short profile, run by the build: a healthy run and the fault that exercises the most (a GC pause). */
+    /**
+     * The short profile, run by the build: a healthy run and the fault that exercises the most (a GC pause), then that
+     * fault on read/write locks, whose readers and writers take both of the store's paths (shared and exclusive).
+     */
     static List<Scenario> shortProfile() {
-        return List.of(HEALTHY, WORKER_PAUSE);
+        return List.of(HEALTHY, WORKER_PAUSE, READ_WRITE_WORKER_PAUSE);
     }
 
     static List<Scenario> fullProfile() {
@@ -157,7 +243,17 @@ enum Scenario {
 
     /** Whether the scenario injects no fault: the healthy runs. */
     boolean faultFree() {
-        return this == HEALTHY || this == ZOOKEEPER_HEALTHY;
+        return this.fault == HEALTHY || this.fault == ZOOKEEPER_HEALTHY;
+    }
+
+    /** The scenario whose fault this one injects, and whose rules it follows: itself but for a shared workload. */
+    Scenario fault() {
+        return this.fault;
+    }
+
+    /** What the workers' sections lock. */
+    Workload workload() {
+        return this.workload;
     }
 
     boolean isStrict() {
@@ -182,16 +278,17 @@ enum Scenario {
     }
 
     enum TopologyKind {
-        SINGLE, SENTINEL, SENTINEL_ACKNOWLEDGED, REDLOCK, ZOOKEEPER
+        SINGLE, SENTINEL, SENTINEL_ACKNOWLEDGED, REDLOCK, CLUSTER, ZOOKEEPER
     }
 
     /**
      * What a scenario needs of the machine beyond a JDK: nothing, network namespaces with nft (as root),
-     * or libfaketime.
+     * libfaketime (for a JVM's clock), or libfaketime and a {@code redis-server} that starts under it
+     * ({@link FakedRedis}).
      */
     enum Requirement {
 
-        NONE, NAMESPACES, FAKETIME;
+        NONE, NAMESPACES, FAKETIME, FAKETIME_REDIS;
 
         /** Why the machine cannot run such a scenario, in one sentence; empty when it can. */
         Optional<String> unavailable() {
@@ -199,7 +296,13 @@ enum Scenario {
                 case NONE -> Optional.empty();
                 case NAMESPACES -> NetworkLab.unavailable();
                 case FAKETIME -> FakeClock.unavailable();
+                case FAKETIME_REDIS -> FakedRedis.unavailable();
             };
+        }
+
+        /** Whether the scenario steps a clock (a {@link FakeClock} of its own). */
+        boolean fakesClock() {
+            return this == FAKETIME || this == FAKETIME_REDIS;
         }
     }
 }

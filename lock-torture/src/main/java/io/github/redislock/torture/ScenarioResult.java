@@ -34,13 +34,14 @@ import org.jspecify.annotations.Nullable;
  * @param failures the rules broken, each a sentence
  * @param wallTime how long the scenario took, start-up included
  * @param measures throughput, waits and recoveries, for the report's notes
- * @param skipped why the scenario did not run on this machine, or null when it ran
+ * @param notRun why the scenario did not run: skipped, since this machine cannot run it (then nothing failed), or
+ * failed to start (then {@code failures} says so); null when it ran
  */
 record ScenarioResult(Scenario scenario, String client, String topology, Fault fault, int attempts, int sections, int overlaps,
         int untoldOverlaps, int lateOverlaps, Map<String, Integer> accepted, Map<String, Integer> rejected, int lostUpdates,
         int staleTokens, int staleAccepted, @Nullable Long recoveryMicros, long longestIdleMicros,
         Map<String, Long> exceptions, Map<String, Long> lossSignals, List<String> failures, Duration wallTime,
-        Measures measures, @Nullable String skipped) {
+        Measures measures, @Nullable String notRun) {
 
     /** A scenario this machine cannot run (see {@link Scenario.Requirement}): neither passed nor failed. */
     static ScenarioResult skipped(Scenario scenario, String client, String reason) {
@@ -48,9 +49,24 @@ record ScenarioResult(Scenario scenario, String client, String topology, Fault f
                 0, Map.of(), Map.of(), List.of(), Duration.ZERO, Measures.NONE, reason);
     }
 
+    /**
+     * A scenario that could not be set up or run to its verdict (a server or worker that did not start, a fault
+     * that could not be injected): it failed, and the rest of the run goes on.
+     */
+    static ScenarioResult failedToRun(Scenario scenario, String client, String reason, Duration wallTime) {
+        return new ScenarioResult(scenario, client, "-", Fault.none(0), 0, 0, 0, 0, 0, Map.of(), Map.of(), 0, 0, 0, null,
+                0, Map.of(), Map.of(), List.of("did not run to its verdict: " + reason), wallTime, Measures.NONE,
+                reason);
+    }
+
     /** True when it ran and broke no rule; a skipped scenario did not pass (nor fail: see {@link #failed()}). */
     boolean passed() {
-        return this.skipped == null && this.failures.isEmpty();
+        return this.notRun == null && this.failures.isEmpty();
+    }
+
+    /** True when this machine cannot run it: neither passed nor failed. */
+    boolean skipped() {
+        return this.notRun != null && this.failures.isEmpty();
     }
 
     boolean failed() {

@@ -15,6 +15,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import io.github.redislock.testsupport.RedisBinary;
 import io.github.redislock.testsupport.RedisServer;
 import org.jspecify.annotations.Nullable;
 
@@ -53,6 +54,9 @@ final class ScenarioRun {
     private static final Duration WORKER_START_TIMEOUT = Duration.ofMinutes(5);
 
     private static final Duration WORKER_STOP_TIMEOUT = Duration.ofSeconds(60);
+
+    /** The workers' {@code redis-lock.key-prefix}: a resource's lock key is this and its name. */
+    static final String KEY_PREFIX = "redis-lock-torture:";
 
     private final Scenario scenario;
 
@@ -98,7 +102,7 @@ final class ScenarioRun {
     ScenarioResult run() {
         long started = System.nanoTime();
         try {
-            if (this.scenario.requirement() == Scenario.Requirement.FAKETIME) {
+            if (this.scenario.requirement().fakesClock()) {
                 this.clock = FakeClock.create(this.logDirectory);
             }
             this.topology = openTopology();
@@ -266,11 +270,13 @@ final class ScenarioRun {
             case SINGLE -> (this.options.redis() != null) ? Topology.Single.external(this.options.redis())
                     : (this.options.sentinel() != null) ? Topology.Sentinel.external(this.options.sentinel(), 0)
                     : (this.options.redlock() != null) ? Topology.Redlock.external(this.options.redlock())
-                    : (this.scenario == Scenario.REDIS_CLOCK_JUMP) ? Topology.Single.start(clock().environment())
-                    : Topology.Single.start(Map.of());
+                    : (this.scenario == Scenario.REDIS_CLOCK_JUMP)
+                            ? Topology.Single.start(FakedRedis.binary(), clock().environment())
+                    : Topology.Single.start(RedisBinary.find(), Map.of());
             case SENTINEL -> Topology.Sentinel.start(0);
             case SENTINEL_ACKNOWLEDGED -> Topology.Sentinel.start(1);
             case REDLOCK -> Topology.Redlock.start(5);
+            case CLUSTER -> Topology.Cluster.start();
             case ZOOKEEPER -> Topology.ZooKeeper.start(this.classPath, this.logDirectory,
                     (this.scenario == Scenario.ZOOKEEPER_SERVER_CLOCK_JUMP) ? clock().environment() : Map.of(),
                     this.options.lease());
@@ -299,7 +305,7 @@ final class ScenarioRun {
             properties.put("spring.data.redis.timeout", "2s");
         }
         properties.put("spring.main.banner-mode", "off");
-        properties.put("redis-lock.key-prefix", "redis-lock-torture:");
+        properties.put("redis-lock.key-prefix", KEY_PREFIX);
         properties.put("redis-lock.lease-time", this.options.lease().toMillis() + "ms");
         properties.put("redis-lock.wait-time", waitTime().toMillis() + "ms");
         properties.put("torture.witness-port", Integer.toString(this.witnessServer.port()));
@@ -312,6 +318,7 @@ final class ScenarioRun {
         List<SectionKind> kinds = List.of(SectionKind.RENEWED, SectionKind.FIXED, SectionKind.REENTRANT,
                 SectionKind.MULTI_KEY);
         properties.put("torture.kinds", kinds.stream().map(Enum::name).collect(Collectors.joining(",")));
+        properties.put("torture.workload", this.scenario.workload().id());
         return properties;
     }
 
@@ -325,8 +332,12 @@ final class ScenarioRun {
         }
         String host = this.network.hostAddress(worker);
         Map<String, String> own = new LinkedHashMap<>(properties);
-        int port = (this.relay != null) ? this.relay.port() : serverPort();
-        if (this.scenario.onZooKeeper()) {
+        int port = (this.relay != null) ? this.relay.port() : this.serverPort;
+        if (this.topology instanceof Topology.Redlock redlock) {
+            own.put("redis-lock.redlock.nodes", redlock.servers().stream()
+                .map((server) -> "redis://" + host + ":" + server.port()).collect(Collectors.joining(",")));
+        }
+        else if (this.scenario.onZooKeeper()) {
             own.put("redis-lock.zookeeper.connect-string", host + ":" + port);
         }
         else {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.github.redislock.testsupport.RedisCluster;
 import io.github.redislock.testsupport.RedisSentinel;
 import io.github.redislock.testsupport.RedisServer;
 import org.jspecify.annotations.Nullable;
@@ -39,9 +40,12 @@ abstract class Topology implements AutoCloseable {
             this.url = url;
         }
 
-        /** @param environment extra variables for the server process, e.g. those of a {@link FakeClock} */
-        static Single start(Map<String, String> environment) {
-            RedisServer server = RedisServer.builder().environment(environment).start();
+        /**
+         * @param binary the {@code redis-server} to run
+         * @param environment extra variables for the server process, e.g. those of a {@link FakeClock}
+         */
+        static Single start(Path binary, Map<String, String> environment) {
+            RedisServer server = RedisServer.builder().binary(binary).environment(environment).start();
             return new Single(server, server.url());
         }
 
@@ -191,6 +195,42 @@ abstract class Topology implements AutoCloseable {
         @Override
         public void close() {
             this.servers.forEach(RedisServer::close);
+        }
+    }
+
+    /** A Redis Cluster the suite started: 3 masters, a replica each, nodes that call a silent node failed after 1 s. */
+    static final class Cluster extends Topology {
+
+        /** Short enough that a replica takes over within a lease of the torture's default 3 s. */
+        static final long NODE_TIMEOUT_MILLIS = 1000;
+
+        private final RedisCluster cluster;
+
+        private Cluster(RedisCluster cluster) {
+            this.cluster = cluster;
+        }
+
+        static Cluster start() {
+            return new Cluster(RedisCluster.start(3, 1, NODE_TIMEOUT_MILLIS));
+        }
+
+        RedisCluster cluster() {
+            return this.cluster;
+        }
+
+        @Override
+        Map<String, String> workerProperties() {
+            return Map.of("spring.data.redis.cluster.nodes", String.join(",", this.cluster.nodeAddresses()));
+        }
+
+        @Override
+        String describe() {
+            return "Redis Cluster: 3 masters, 1 replica each, cluster-node-timeout " + NODE_TIMEOUT_MILLIS + " ms";
+        }
+
+        @Override
+        public void close() {
+            this.cluster.close();
         }
     }
 

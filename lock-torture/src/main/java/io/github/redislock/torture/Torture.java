@@ -3,8 +3,10 @@ package io.github.redislock.torture;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -13,6 +15,7 @@ import java.util.stream.Stream;
 
 import io.github.redislock.testsupport.RedisBinary;
 import io.github.redislock.testsupport.RedisServer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs the scenarios of one command line in turn, each on fresh servers, against one witness server, and prints
@@ -25,9 +28,27 @@ final class Torture {
 
     private final PrintStream out;
 
+    private final @Nullable Runner runner;
+
     Torture(TortureOptions options, PrintStream out) {
+        this(options, out, null);
+    }
+
+    /**
+     * @param runner what runs each scenario to its verdict instead of a {@link ScenarioRun} (the suite's own tests of
+     * the report), or null
+     */
+    Torture(TortureOptions options, PrintStream out, @Nullable Runner runner) {
         this.options = options;
         this.out = out;
+        this.runner = runner;
+    }
+
+    /** Runs one prepared scenario to its verdict. */
+    @FunctionalInterface
+    interface Runner {
+
+        ScenarioResult run(Scenario scenario, String client);
     }
 
     List<ScenarioResult> run() {
@@ -49,6 +70,9 @@ final class Torture {
                 + (this.options.scenarios().stream().anyMatch(Scenario::onZooKeeper)
                         ? "; ZooKeeper " + ZooKeeperServerProcess.version() + " on Curator" : "")
                 + "; Java " + Runtime.version() + "; worker logs in " + logs);
+        if (this.options.scenarios().stream().anyMatch((s) -> s.requirement() == Scenario.Requirement.FAKETIME_REDIS)) {
+            FakedRedis.note().ifPresent((note) -> this.out.println("Note: " + note));
+        }
         List<ScenarioResult> results = new ArrayList<>();
         try (RedisServer witness = RedisServer.start()) {
             for (TortureOptions.Run run : this.options.runs()) {
@@ -61,8 +85,7 @@ final class Torture {
                     results.add(ScenarioResult.skipped(scenario, client, unavailable.get()));
                     continue;
                 }
-                ScenarioResult result = new ScenarioRun(scenario, client, this.options, witness, logs, classPath)
-                    .run();
+                ScenarioResult result = runOne(scenario, client, witness, logs, classPath);
                 this.out.println("  " + (result.passed() ? "pass" : "FAIL " + result.failures()) + " ("
                         + result.sections() + " sections, " + result.wallTime().toSeconds() + " s)");
                 results.add(result);
@@ -77,6 +100,32 @@ final class Torture {
             this.out.println("Worker logs kept in " + logs);
         }
         return results;
+    }
+
+    /**
+     * One scenario to its verdict; one that throws on its way (a server or worker that does not start, a fault
+     * that cannot be injected) fails with the exception's message, and the next scenario runs. Its processes are
+     * stopped by {@link ScenarioRun} whatever happens; the stack trace goes to the worker log directory, kept since
+     * the run failed.
+     */
+    private ScenarioResult runOne(Scenario scenario, String client, RedisServer witness, Path logs, String classPath) {
+        long started = System.nanoTime();
+        try {
+            return (this.runner != null) ? this.runner.run(scenario, client)
+                    : new ScenarioRun(scenario, client, this.options, witness, logs, classPath).run();
+        }
+        catch (RuntimeException ex) {
+            Path trace = logs.resolve(scenario.id() + "-" + client + "-failure.txt");
+            try (PrintStream file = new PrintStream(Files.newOutputStream(trace), true, StandardCharsets.UTF_8)) {
+                ex.printStackTrace(file);
+            }
+            catch (IOException io) {
+                ex.addSuppressed(io);
+            }
+            String message = String.valueOf(ex.getMessage()).strip().lines().findFirst().orElse("");
+            return ScenarioResult.failedToRun(scenario, client, ex.getClass().getSimpleName() + ": " + message
+                    + " (stack trace in " + trace + ")", Duration.ofNanos(System.nanoTime() - started));
+        }
     }
 
     private static void deleteRecursively(Path directory) {

@@ -15,7 +15,10 @@ import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** A redis-server on a {@link FakeClock}: its clock steps ahead while it runs, and back. */
+/**
+ * A redis-server on a {@link FakeClock} (the one {@link FakedRedis} chose: the harness's own where it starts under
+ * libfaketime, else the bundled one): its clock steps ahead while it runs, and back.
+ */
 class FakeClockTest {
 
     @TempDir
@@ -23,14 +26,15 @@ class FakeClockTest {
 
     @BeforeEach
     void needsLibfaketime() {
-        assumeTrue(FakeClock.unavailable().isEmpty(), () -> "skipped: " + FakeClock.unavailable().orElseThrow());
+        assumeTrue(FakedRedis.unavailable().isEmpty(), () -> "skipped: " + FakedRedis.unavailable().orElseThrow());
     }
 
     @Test
     void stepsTheServersWallClockWhileItRuns() {
         // The server is started by hand: its environment comes from the clock this test makes first.
         try (FakeClock clock = FakeClock.create(this.directory);
-                RedisServer redis = RedisServer.builder().environment(clock.environment()).start()) {
+                RedisServer redis = RedisServer.builder().binary(FakedRedis.binary()).environment(clock.environment())
+                    .start()) {
             assertThat(aheadSeconds(redis)).isCloseTo(0, within(2L));
 
             clock.offset(Duration.ofSeconds(100));

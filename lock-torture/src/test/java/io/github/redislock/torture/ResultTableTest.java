@@ -77,6 +77,19 @@ class ResultTableTest {
             .contains("- worker-partition on jedis: SKIPPED, no 'nft' on PATH");
     }
 
+    @Test
+    void scenarioThatDidNotRunFailsSayingWhy() {
+        ScenarioResult failed = ScenarioResult.failedToRun(Scenario.REDIS_CLOCK_JUMP, "lettuce",
+                "IllegalStateException: redis-server on port 6390 not ready after PT30S", Duration.ofSeconds(31));
+
+        assertThat(failed.passed()).isFalse();
+        assertThat(failed.failed()).isTrue();
+        assertThat(ResultTable.render(List.of(failed)))
+            .contains("| redis-clock-jump | lettuce | – | – | – | – | – | – | – | – | – | **FAIL** (did not run) |")
+            .contains("- redis-clock-jump on lettuce: DID NOT RUN, IllegalStateException: redis-server on port 6390 "
+                    + "not ready after PT30S");
+    }
+
     private static long cells(String row) {
         return row.chars().filter((c) -> c == '|').count() - 1;
     }
