@@ -75,6 +75,14 @@ public class RedisLockProperties implements Validator {
     private Duration localHandoverTimeLimit = RedisLockStore.DEFAULT_LOCAL_HANDOVER_TIME_LIMIT;
 
     /**
+     * How much faster the Redis server's clock may run than this application's, as a share of the lease (0.01 is
+     * 1 %): a lock counts as held by this application's clock for the lease less this share and 2 ms, so that a
+     * holder cut off from Redis stops saying it holds the lock before Redis can give it to another. Single Redis only
+     * (Redlock allows 1 % by its algorithm).
+     */
+    private double clockDrift = 0.01;
+
+    /**
      * Order of the lock advice among other advice on the same method (lower runs first, outside). The default
      * takes the lock before a @Transactional transaction begins and releases it after the transaction ends.
      */
@@ -179,6 +187,14 @@ public class RedisLockProperties implements Validator {
         this.localHandoverLimit = localHandoverLimit;
     }
 
+    public double getClockDrift() {
+        return this.clockDrift;
+    }
+
+    public void setClockDrift(double clockDrift) {
+        this.clockDrift = clockDrift;
+    }
+
     public Duration getLocalHandoverTimeLimit() {
         return this.localHandoverTimeLimit;
     }
@@ -249,6 +265,10 @@ public class RedisLockProperties implements Validator {
         }
         if (properties.getLocalHandoverTimeLimit() == null || properties.getLocalHandoverTimeLimit().isNegative()) {
             errors.rejectValue("localHandoverTimeLimit", "negative", "must be zero or positive, e.g. 50ms");
+        }
+        if (!(properties.getClockDrift() >= 0 && properties.getClockDrift() < 0.5)) {
+            errors.rejectValue("clockDrift", "outOfRange", "must be at least 0 and below 0.5, a share of the lease, "
+                    + "e.g. 0.01 (1 %)");
         }
         if (properties.getReplicasToAcknowledge() < 0) {
             errors.rejectValue("replicasToAcknowledge", "negative", "must be 0 (none) or a number of replicas");

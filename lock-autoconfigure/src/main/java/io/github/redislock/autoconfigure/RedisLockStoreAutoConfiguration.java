@@ -52,6 +52,7 @@ public final class RedisLockStoreAutoConfiguration {
         store.setLocalHandoverLimit(properties.getLocalHandoverLimit());
         store.setLocalHandoverTimeLimit(properties.getLocalHandoverTimeLimit());
         store.setInstanceTtl(properties.getInstanceTtl());
+        store.setClockDrift(properties.getClockDrift());
         return store;
     }
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
@@ -50,6 +51,9 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
     /** See {@link #setLocalHandoverTimeLimit}. */
     public static final Duration DEFAULT_LOCAL_HANDOVER_TIME_LIMIT = Duration.ofMillis(50);
 
+    /** See {@link #setClockDrift}. */
+    public static final double DEFAULT_CLOCK_DRIFT = 0.01;
+
     /** The Redis parts this store is made of, and the threads it made: see {@link RedisStoreParts}. */
     private final RedisStoreParts parts;
 
@@ -59,6 +63,8 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
     private volatile LockEngineProbe probe = LockEngineProbe.NONE;
 
     private volatile boolean running;
+
+    private volatile double clockDrift = DEFAULT_CLOCK_DRIFT;
 
     /**
      * With replicas to acknowledge, an acquisition (a lock taken free or taken over from a hand-off) counts only
@@ -232,6 +238,30 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
      */
     public void setLocalHandoverTimeLimit(Duration limit) {
         this.parts.waiting.handoverTimeLimit(limit);
+    }
+
+    /**
+     * How much faster the Redis server's clock may run than this JVM's monotonic clock, as a share of the lease
+     * (default {@value #DEFAULT_CLOCK_DRIFT}, 1 %, the allowance Redlock's algorithm makes): a lock counts as held by
+     * this JVM's clock for the lease less that share and 2 ms ({@link #validNanos}), so that a holder cut off from
+     * Redis stops saying "held" before Redis, counting the lease on its own clock, can have let another take the key.
+     * Where the two clocks may drift further apart, raise it: a holder whose clock runs slow against Redis's by more
+     * than this learns of the loss late, by the difference.
+     * @throws IllegalArgumentException unless it is at least 0 and below 0.5
+     */
+    public void setClockDrift(double drift) {
+        if (!(drift >= 0 && drift < 0.5)) {
+            throw new IllegalArgumentException("The clock drift allowance is a share of the lease, at least 0 and "
+                    + "below 0.5 (e.g. 0.01 for 1 %), not " + drift);
+        }
+        this.clockDrift = drift;
+    }
+
+    /** The lease less the clock drift allowance ({@link #setClockDrift}) and 2 ms for Redis's expiry, in ns. */
+    @Override
+    public long validNanos(long leaseMillis) {
+        long nanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+        return Math.max(0, nanos - (long) Math.ceil(nanos * this.clockDrift) - TimeUnit.MILLISECONDS.toNanos(2));
     }
 
     /** How long this instance's registry entries outlive it (default 30 s; refreshed every third of it). */

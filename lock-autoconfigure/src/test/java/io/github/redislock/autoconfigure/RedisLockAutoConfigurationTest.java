@@ -219,6 +219,25 @@ class RedisLockAutoConfigurationTest {
     }
 
     @Test
+    void aClockDriftOfHalfTheLeaseFailsBindingNamingThePropertyAndTheRange() {
+        runner().withPropertyValues("redis-lock.clock-drift=0.5").run((context) -> assertThat(context)
+            .hasFailed().getFailure().rootCause().hasMessageContaining("redis-lock.clock-drift")
+            .hasMessageContaining("must be at least 0 and below 0.5"));
+    }
+
+    @Test
+    void theClockDriftAllowanceDefaultsToTheStoresOwn() {
+        assertThat(new RedisLockProperties().getClockDrift()).isEqualTo(RedisLockStore.DEFAULT_CLOCK_DRIFT);
+    }
+
+    @Test
+    void theClockDriftAllowanceShortensHowLongALockCountsAsHeld() {
+        runner().withPropertyValues("redis-lock.clock-drift=0.1").run((context) -> assertThat(
+                context.getBean(RedisLockStore.class).validNanos(3000))
+            .isEqualTo(Duration.ofMillis(3000 - 300 - 2).toNanos()));
+    }
+
+    @Test
     void replicaAcknowledgementOnAClusterConnectionFailsTheStartUpWithCauseAndFix() {
         runner().withPropertyValues("spring.data.redis.cluster.nodes=" + redis.server().host() + ":"
                 + redis.server().port(), "redis-lock.replicas-to-acknowledge=1").run((context) -> {

@@ -12,8 +12,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-import static io.github.redislock.testsupport.LoopbackPorts.HOST;
-
 /**
  * The operating-system process behind one {@link RedisServer}: its command line and work directory, start-up
  * until it answers PING, signals, and stop. Persistence is off, so every launch comes back empty. Not
@@ -24,6 +22,12 @@ final class RedisProcess {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
 
     private final Path binary;
+
+    /** The address it binds and is reached at: loopback unless given another (a network namespace's). */
+    private final String host;
+
+    /** A command prefix the process starts under (e.g. {@code ip netns exec <name>}), or empty. */
+    private final List<String> wrapper;
 
     private final int port;
 
@@ -41,9 +45,11 @@ final class RedisProcess {
 
     private boolean paused;
 
-    RedisProcess(Path binary, int port, List<String> extraArguments, Map<String, String> environment,
-            List<String> sentinelConfig) {
+    RedisProcess(Path binary, String host, List<String> wrapper, int port, List<String> extraArguments,
+            Map<String, String> environment, List<String> sentinelConfig) {
         this.binary = binary;
+        this.host = host;
+        this.wrapper = List.copyOf(wrapper);
         this.port = port;
         this.extraArguments = List.copyOf(extraArguments);
         this.environment = Map.copyOf(environment);
@@ -71,7 +77,7 @@ final class RedisProcess {
     }
 
     private List<String> commandLine() {
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(this.wrapper);
         command.add(this.binary.toString());
         if (this.sentinelConfig != null) {
             // Sentinel rewrites its configuration file as it learns the topology: written once, kept on restart.
@@ -87,7 +93,7 @@ final class RedisProcess {
             command.add(config.toString());
             command.add("--sentinel");
         }
-        command.addAll(List.of("--port", Integer.toString(this.port), "--bind", HOST, "--save", "",
+        command.addAll(List.of("--port", Integer.toString(this.port), "--bind", this.host, "--save", "",
                 "--appendonly", "no", "--protected-mode", "no", "--daemonize", "no", "--dir",
                 this.workDir.toString(), "--loglevel", "warning", "--logfile", ""));
         command.addAll(this.extraArguments);
@@ -101,7 +107,7 @@ final class RedisProcess {
             if (!this.process.isAlive()) {
                 throw new IllegalStateException("redis-server on port " + this.port + " exited at start-up: " + log());
             }
-            try (RespConnection connection = RespConnection.open(HOST, this.port, Duration.ofSeconds(1))) {
+            try (RespConnection connection = RespConnection.open(this.host, this.port, Duration.ofSeconds(1))) {
                 if ("PONG".equals(connection.command("PING"))) {
                     return;
                 }

@@ -19,13 +19,14 @@ import java.util.Map;
  * }
  * }</pre>
  *
- * Only loopback addresses are ever used. Every server is also stopped by a JVM shutdown hook, so a
+ * Only loopback addresses are used, unless a caller gives the address of a network namespace of its own
+ * ({@link Builder#host}, {@link Builder#wrapper}). Every server is also stopped by a JVM shutdown hook, so a
  * crashed test run leaves no process behind. The process itself is {@link RedisProcess}'s, the executable
  * {@link RedisBinary}'s, the ports {@link LoopbackPorts}'.
  */
 public final class RedisServer implements AutoCloseable {
 
-    private static final String HOST = LoopbackPorts.HOST;
+    private final String host;
 
     private final int port;
 
@@ -33,10 +34,11 @@ public final class RedisServer implements AutoCloseable {
 
     private final Thread shutdownHook;
 
-    private RedisServer(Path binary, int port, List<String> extraArguments, Map<String, String> environment,
-            List<String> sentinelConfig) {
+    private RedisServer(Path binary, String host, List<String> wrapper, int port, List<String> extraArguments,
+            Map<String, String> environment, List<String> sentinelConfig) {
+        this.host = host;
         this.port = port;
-        this.process = new RedisProcess(binary, port, extraArguments, environment, sentinelConfig);
+        this.process = new RedisProcess(binary, host, wrapper, port, extraArguments, environment, sentinelConfig);
         this.shutdownHook = new Thread(this::destroyQuietly, "redis-server-" + port + "-shutdown");
         Runtime.getRuntime().addShutdownHook(this.shutdownHook);
     }
@@ -50,9 +52,9 @@ public final class RedisServer implements AutoCloseable {
         return new Builder();
     }
 
-    /** Always {@code 127.0.0.1}. */
+    /** {@code 127.0.0.1}, unless the builder gave another address ({@link Builder#host}). */
     public String host() {
-        return HOST;
+        return this.host;
     }
 
     public int port() {
@@ -61,7 +63,7 @@ public final class RedisServer implements AutoCloseable {
 
     /** {@code redis://127.0.0.1:port}, ready for {@code spring.data.redis.url}. */
     public String url() {
-        return "redis://" + HOST + ":" + this.port;
+        return "redis://" + this.host + ":" + this.port;
     }
 
     /** The operating-system process id of the running server. */
@@ -75,7 +77,7 @@ public final class RedisServer implements AutoCloseable {
 
     /** Runs one command over a fresh connection and returns its reply (see {@link RespConnection}). */
     public Object command(String... arguments) {
-        try (RespConnection connection = RespConnection.open(HOST, this.port, Duration.ofSeconds(5))) {
+        try (RespConnection connection = RespConnection.open(this.host, this.port, Duration.ofSeconds(5))) {
             return connection.command(arguments);
         }
     }
@@ -150,6 +152,10 @@ public final class RedisServer implements AutoCloseable {
 
         private Path binary;
 
+        private String host = LoopbackPorts.HOST;
+
+        private List<String> wrapper = List.of();
+
         private final List<String> arguments = new ArrayList<>();
 
         private final Map<String, String> environment = new LinkedHashMap<>();
@@ -180,6 +186,24 @@ public final class RedisServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Binds and reaches the server at this address instead of loopback: one of a network namespace the
+         * {@link #wrapper} starts it in, say. With it, give a {@link #port}: free ports are probed on loopback.
+         */
+        public Builder host(String address) {
+            this.host = address;
+            return this;
+        }
+
+        /**
+         * A command prefix the process starts under, e.g. {@code ip netns exec <name>}; it must exec the server, so
+         * that signals by process id reach it.
+         */
+        public Builder wrapper(List<String> prefix) {
+            this.wrapper = List.copyOf(prefix);
+            return this;
+        }
+
         /** Extra {@code redis-server} command-line arguments, e.g. {@code "--maxmemory", "10mb"}. */
         public Builder arguments(String... arguments) {
             this.arguments.addAll(List.of(arguments));
@@ -203,8 +227,8 @@ public final class RedisServer implements AutoCloseable {
                 int chosen = (this.port != null) ? this.port
                         : this.arguments.contains("--cluster-enabled") ? LoopbackPorts.freeClusterPort()
                                 : LoopbackPorts.freePort();
-                RedisServer server = new RedisServer(binary, chosen, this.arguments, this.environment,
-                        this.sentinelConfig);
+                RedisServer server = new RedisServer(binary, this.host, this.wrapper, chosen, this.arguments,
+                        this.environment, this.sentinelConfig);
                 try {
                     server.launch();
                     return server;

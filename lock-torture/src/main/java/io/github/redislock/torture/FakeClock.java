@@ -104,6 +104,19 @@ final class FakeClock implements AutoCloseable {
         return Map.copyOf(environment);
     }
 
+    /**
+     * The variables that make a process's clocks run at this rate from its start ({@code FAKETIME="+0 x<rate>"}),
+     * its monotonic clock too, as a crystal that runs fast or slow drives both: on a JVM, {@link System#nanoTime()}
+     * and its timed waits (a 500 ms sleep lasts 500 ms by its own clock, 526 ms at 0.95), not only the wall clock.
+     */
+    static Map<String, String> drifting(double rate) {
+        String library = library();
+        if (library == null) {
+            throw new IllegalStateException("No libfaketime: " + unavailable().orElse(""));
+        }
+        return Map.of("LD_PRELOAD", library, "FAKETIME", "+0 x" + rate, "FAKETIME_DISABLE_SHM", "1");
+    }
+
     /** The variables every faked process gets, whatever its offset and however it is given. */
     static Map<String, String> variables() {
         String library = library();

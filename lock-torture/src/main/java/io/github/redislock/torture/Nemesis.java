@@ -38,7 +38,13 @@ final class Nemesis {
             case REDLOCK_MINORITY -> redlockMinority();
             case CLUSTER_FAILOVER -> clusterFailover();
             case CLUSTER_SLOT_MIGRATION -> clusterSlotMigration();
+            case SENTINEL_PARTITION -> sentinelPartition();
+            case ZOOKEEPER_LEADER_KILL -> zooKeeperLeaderKill();
+            case ZOOKEEPER_FOLLOWER_PARTITION -> zooKeeperPartition(false);
+            case ZOOKEEPER_ENSEMBLE_SPLIT -> zooKeeperPartition(true);
             case WORKER_PARTITION -> partitionWorker("Redis");
+            case CLOCK_DRIFT -> partitionWorker("Redis (its clock at " + ScenarioRun.DRIFT_SLOW + ", Redis's at "
+                    + ScenarioRun.DRIFT_FAST + ")");
             case REDIS_PARTITION -> partitionServer("Redis");
             case SLOW_LINK -> slowLinks("Redis");
             case REDIS_CLOCK_JUMP -> jumpClock("the Redis server's", everyWorker());
@@ -222,6 +228,70 @@ final class Nemesis {
         long end = this.run.now();
         return new Fault(start, end, everyWorker(), "slot " + slot + " migrated from " + source.port() + " to "
                 + target.port() + " while " + inside + " held it, in " + (end - start) / 1000 + " ms");
+    }
+
+    /**
+     * Cuts the master (lab server 1) off from the replica and the three Sentinels once a long section holds its lock,
+     * for 2 leases (the Sentinels call it down after 1 s and promote the replica), then heals the cut.
+     */
+    private Fault sentinelPartition() {
+        LabSentinel sentinel = this.run.topology(LabSentinel.class);
+        String inside = awaitAnyInside(SectionKind.SLOW_RESOURCE, this.lease.multipliedBy(3));
+        long start = this.run.now();
+        sentinel.lab().isolate(1, Set.of(2, 3, 4, 5));
+        boolean promoted = sentinel.awaitFailover(this.lease.multipliedBy(2).toMillis());
+        String during = sentinel.masterNamed() + " named master, roles " + sentinel.roles();
+        ScenarioRun.runFor(Duration.ofNanos(Math.max(0, this.lease.multipliedBy(2).toNanos()
+                - (this.run.now() - start) * 1000)));
+        sentinel.lab().heal(1);
+        return new Fault(start, this.run.now(), everyWorker(), "master " + sentinel.servers().get(0).host()
+                + " cut off from its replica and the Sentinels for " + this.lease.multipliedBy(2).toMillis()
+                + " ms while " + inside + " held a lock on it; " + (promoted ? "failed over: " : "no failover: ")
+                + during);
+    }
+
+    /** Kills the ensemble's leader once a long section holds its lock; restarts it on its data 1.5 leases later. */
+    private Fault zooKeeperLeaderKill() {
+        ZooKeeperEnsemble ensemble = this.run.topology(ZooKeeperEnsemble.class);
+        String inside = awaitAnyInside(SectionKind.SLOW_RESOURCE, this.lease.multipliedBy(3));
+        int leader = ensemble.leader();
+        long start = this.run.now();
+        ensemble.servers().get(leader - 1).kill();
+        ScenarioRun.runFor(pastTheLease());
+        String during = modes(ensemble);
+        ensemble.servers().get(leader - 1).restart();
+        return new Fault(start, this.run.now(), everyWorker(), "leader (server " + leader + ") killed while " + inside
+                + " held a lock, restarted after " + pastTheLease().toMillis() + " ms; modes before the restart: "
+                + during);
+    }
+
+    /**
+     * Cuts one server off from the other two once a long section holds its lock, for 1.5 leases: a follower, or
+     * (a 2/1 split with the leader alone) the leader.
+     */
+    private Fault zooKeeperPartition(boolean leader) {
+        ZooKeeperEnsemble ensemble = this.run.topology(ZooKeeperEnsemble.class);
+        String inside = awaitAnyInside(SectionKind.SLOW_RESOURCE, this.lease.multipliedBy(3));
+        int leading = ensemble.leader();
+        int cut = leader ? leading : (leading % ZooKeeperEnsemble.MEMBERS) + 1;
+        Set<Integer> others = new java.util.TreeSet<>(Set.of(1, 2, 3));
+        others.remove(cut);
+        long start = this.run.now();
+        ensemble.lab().isolate(cut, others);
+        ScenarioRun.runFor(pastTheLease());
+        String during = modes(ensemble);
+        ensemble.lab().heal(cut);
+        return new Fault(start, this.run.now(), everyWorker(), (leader ? "leader" : "follower") + " (server " + cut
+                + ") cut off from servers " + others + " for " + pastTheLease().toMillis() + " ms while " + inside
+                + " held a lock; modes before the heal: " + during);
+    }
+
+    private static String modes(ZooKeeperEnsemble ensemble) {
+        List<String> modes = new java.util.ArrayList<>();
+        for (int i = 0; i < ZooKeeperEnsemble.MEMBERS; i++) {
+            modes.add((i + 1) + " " + ensemble.modeOf(i));
+        }
+        return String.join(", ", modes);
     }
 
     /** The first section seen inside the resource; fails after the timeout. */

@@ -2,17 +2,20 @@ package io.github.redislock.torture;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
+
+import static io.github.redislock.torture.HostCommands.executable;
+import static io.github.redislock.torture.HostCommands.isDead;
+import static io.github.redislock.torture.HostCommands.nft;
+import static io.github.redislock.torture.HostCommands.run;
+import static io.github.redislock.torture.HostCommands.runQuietly;
 
 /**
  * The network of one scenario's workers: each worker JVM in a network namespace of its own, joined to the host by
@@ -246,10 +249,6 @@ final class NetworkLab implements AutoCloseable {
         }
     }
 
-    private static boolean isDead(String pid) {
-        return ProcessHandle.of(Long.parseLong(pid)).isEmpty();
-    }
-
     private String namespace(int worker) {
         return PREFIX + this.pid + "w" + worker;
     }
@@ -267,80 +266,6 @@ final class NetworkLab implements AutoCloseable {
     private String address(int worker, int host) {
         long block = this.pid & 0x1FFF;
         return "10." + (200 + (block >> 8)) + "." + (block & 0xFF) + "." + (4 * worker + host);
-    }
-
-    private static void nft(@Nullable String namespace, String script) {
-        List<String> command = new ArrayList<>();
-        if (namespace != null) {
-            command.addAll(List.of("ip", "netns", "exec", namespace));
-        }
-        command.addAll(List.of("nft", "-f", "-"));
-        execute(command, script);
-    }
-
-    private static List<String> concat(List<String> prefix, String... rest) {
-        List<String> all = new ArrayList<>(prefix);
-        all.addAll(List.of(rest));
-        return all;
-    }
-
-    private static String run(String... command) {
-        return run(List.of(command));
-    }
-
-    private static String run(List<String> command) {
-        return execute(command, null);
-    }
-
-    private static void runQuietly(String... command) {
-        try {
-            run(command);
-        }
-        catch (IllegalStateException ex) {
-            // Already gone.
-        }
-    }
-
-    /** Runs a tool to its end; its output, or an exception that quotes the command and what it said. */
-    private static String execute(List<String> command, @Nullable String input) {
-        List<String> resolved = new ArrayList<>(command);
-        String tool = executable(command.get(0));
-        resolved.set(0, (tool != null) ? tool : command.get(0));
-        try {
-            Process process = new ProcessBuilder(resolved).redirectErrorStream(true).start();
-            try (var stdin = process.getOutputStream()) {
-                if (input != null) {
-                    stdin.write(input.getBytes(StandardCharsets.UTF_8));
-                }
-            }
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                process.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " failed: " + output.trim());
-            }
-            return output;
-        }
-        catch (IOException ex) {
-            throw new IllegalStateException(String.join(" ", command) + " could not run: " + ex.getMessage(), ex);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted running " + command.get(0), ex);
-        }
-    }
-
-    private static @Nullable String executable(String tool) {
-        List<String> directories = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(":")));
-        directories.addAll(List.of("/usr/sbin", "/sbin"));
-        for (String directory : directories) {
-            if (!directory.isEmpty()) {
-                Path candidate = Path.of(directory, tool);
-                if (Files.isExecutable(candidate)) {
-                    return candidate.toString();
-                }
-            }
-        }
-        return null;
     }
 
     private static void write(Path file, String value) {

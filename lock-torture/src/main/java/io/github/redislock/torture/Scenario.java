@@ -76,6 +76,18 @@ enum Scenario {
     CLUSTER_SLOT_MIGRATION(TopologyKind.CLUSTER, false, true,
             "Redis Cluster: the slot of a held lock, with its keys, migrated to another master while the lock is held"),
 
+    /**
+     * Not strict: the master is cut off from its replica and from the Sentinels, not from the workers, and not killed:
+     * the Sentinels promote the replica, and for a while two masters accept writes. Clients that follow the
+     * Sentinels' switch (Jedis listens for it) lock on the new master, where locks taken on the old one after the cut
+     * are missing (the store forgets them, see {@link Verdict#STORE_FORGETS}); clients that stay on the old master
+     * (Lettuce keeps its connection) hold locks there that nobody else sees. After the heal the Sentinels make the
+     * old master a replica of the new one, dropping what was written to it meanwhile.
+     */
+    SENTINEL_PARTITION(TopologyKind.LAB_SENTINEL, false, true, Requirement.SERVER_NAMESPACES,
+            "Sentinel: the master cut off from its replica and the Sentinels (not from the workers, not killed) "
+                    + "while locks are held on it, for 2 leases"),
+
     WORKER_PARTITION(TopologyKind.SINGLE, false, true, Requirement.NAMESPACES,
             "one worker's link to Redis cut (packets dropped, connections left open) while it holds locks, "
                     + "for longer than the lease"),
@@ -119,6 +131,44 @@ enum Scenario {
     READ_WRITE_REDIS_RESTART(REDIS_RESTART, Workload.READ_WRITE),
 
     READ_WRITE_WORKER_PARTITION(WORKER_PARTITION, Workload.READ_WRITE),
+
+    /**
+     * Not strict: the clocks drift for the whole run, by libfaketime's rate on every clock of the process (the first
+     * worker's at 0.95, the second's at 1.05, the Redis server's at 1.05), and the slow worker is cut off from Redis
+     * for 1.5 leases right after one of its long sections entered, so that its lease runs out: by Redis's fast clock
+     * first, by its own slow one last. What must hold is what holds without drift: it is told in time.
+     */
+    CLOCK_DRIFT(TopologyKind.SINGLE, false, true, Requirement.DRIFT,
+            "clocks running at 0.95 (a worker) and 1.05 (another worker, and Redis) for the whole run, the slow "
+                    + "worker cut off from Redis for longer than the lease"),
+
+    /**
+     * Not strict: the leader of a 3-server ensemble is killed (SIGKILL) while workers hold and wait for locks, and
+     * restarted on its data 1.5 leases later. The followers elect a new leader; clients on the dead one, and for the
+     * election every client, are disconnected (suspended: {@code isHeld()} false) and reconnect to a live server. A
+     * session that reconnects within its timeout keeps its lock nodes; one that does not expires, and its holder is
+     * told.
+     */
+    ZOOKEEPER_LEADER_KILL(TopologyKind.ZOOKEEPER_ENSEMBLE, false, true, Requirement.SERVER_NAMESPACES,
+            "a 3-server ZooKeeper ensemble: its leader killed while locks are held and waited for, restarted after "
+                    + "1.5 leases"),
+
+    /**
+     * Not strict: a follower is cut off from the other two servers (not from the workers) for 1.5 leases: it loses
+     * the leader and stops serving, so that its clients reconnect to the others, as above.
+     */
+    ZOOKEEPER_FOLLOWER_PARTITION(TopologyKind.ZOOKEEPER_ENSEMBLE, false, true, Requirement.SERVER_NAMESPACES,
+            "a 3-server ZooKeeper ensemble: a follower cut off from the other two while locks are held and waited "
+                    + "for, for 1.5 leases"),
+
+    /**
+     * Not strict: the ensemble split 2/1 with the leader alone on the minority side, for 1.5 leases: the old leader
+     * loses its quorum and stops serving, the two followers elect a leader between them and go on; clients on the
+     * old leader's side reconnect to the majority or lose their sessions, told.
+     */
+    ZOOKEEPER_ENSEMBLE_SPLIT(TopologyKind.ZOOKEEPER_ENSEMBLE, false, true, Requirement.SERVER_NAMESPACES,
+            "a 3-server ZooKeeper ensemble split 2/1, its leader alone on the minority side, while locks are held "
+                    + "and waited for, for 1.5 leases"),
 
     /** Strict: with nothing faulted, a session that stays alive keeps every lock node; nothing excuses a second holder. */
     ZOOKEEPER_HEALTHY(TopologyKind.ZOOKEEPER, true, false,
@@ -238,7 +288,7 @@ enum Scenario {
 
     /** Whether the workers lock on ZooKeeper: such a scenario runs once, on Curator, whatever the client option. */
     boolean onZooKeeper() {
-        return this.topology == TopologyKind.ZOOKEEPER;
+        return this.topology == TopologyKind.ZOOKEEPER || this.topology == TopologyKind.ZOOKEEPER_ENSEMBLE;
     }
 
     /** Whether the scenario injects no fault: the healthy runs. */
@@ -278,26 +328,33 @@ enum Scenario {
     }
 
     enum TopologyKind {
-        SINGLE, SENTINEL, SENTINEL_ACKNOWLEDGED, REDLOCK, CLUSTER, ZOOKEEPER
+        SINGLE, SENTINEL, SENTINEL_ACKNOWLEDGED, REDLOCK, CLUSTER, LAB_SENTINEL, ZOOKEEPER, ZOOKEEPER_ENSEMBLE
     }
 
     /**
-     * What a scenario needs of the machine beyond a JDK: nothing, network namespaces with nft (as root),
-     * libfaketime (for a JVM's clock), or libfaketime and a {@code redis-server} that starts under it
-     * ({@link FakedRedis}).
+     * What a scenario needs of the machine beyond a JDK: nothing, network namespaces with nft (as root) for the
+     * workers or for the servers ({@link ServerLab}),
+     * libfaketime (for a JVM's clock), libfaketime and a {@code redis-server} that starts under it
+     * ({@link FakedRedis}), or both of the latter with namespaces (clock drift with a partition).
      */
     enum Requirement {
 
-        NONE, NAMESPACES, FAKETIME, FAKETIME_REDIS;
+        NONE, NAMESPACES, SERVER_NAMESPACES, FAKETIME, FAKETIME_REDIS, DRIFT;
 
         /** Why the machine cannot run such a scenario, in one sentence; empty when it can. */
         Optional<String> unavailable() {
             return switch (this) {
                 case NONE -> Optional.empty();
-                case NAMESPACES -> NetworkLab.unavailable();
+                case NAMESPACES, SERVER_NAMESPACES -> NetworkLab.unavailable();
                 case FAKETIME -> FakeClock.unavailable();
                 case FAKETIME_REDIS -> FakedRedis.unavailable();
+                case DRIFT -> NetworkLab.unavailable().or(FakedRedis::unavailable);
             };
+        }
+
+        /** Whether the workers run in network namespaces of their own ({@link NetworkLab}). */
+        boolean needsNamespaces() {
+            return this == NAMESPACES || this == DRIFT;
         }
 
         /** Whether the scenario steps a clock (a {@link FakeClock} of its own). */

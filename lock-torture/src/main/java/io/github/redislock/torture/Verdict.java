@@ -46,7 +46,7 @@ final class Verdict {
      * after it began (see the class Javadoc). Every other scenario, a new one too, must tell in time.
      */
     static final Set<Scenario> STORE_FORGETS = EnumSet.of(Scenario.REDIS_RESTART, Scenario.SENTINEL_FAILOVER,
-            Scenario.REDIS_CLOCK_JUMP, Scenario.REDLOCK_FAULTS, Scenario.CLUSTER_FAILOVER);
+            Scenario.REDIS_CLOCK_JUMP, Scenario.REDLOCK_FAULTS, Scenario.CLUSTER_FAILOVER, Scenario.SENTINEL_PARTITION);
 
     private final Scenario scenario;
 

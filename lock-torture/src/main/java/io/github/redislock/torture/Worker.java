@@ -41,10 +41,8 @@ public final class Worker {
 
     private final int witnessPort;
 
-    /** The witness's time when this JVM first asked, against {@link System#nanoTime()} then. */
-    private long clockAnchorMicros;
-
-    private long clockAnchorNanos;
+    /** The witness's time as this JVM carries it on, for the records. */
+    private final WitnessClock clock = new WitnessClock();
 
     private volatile boolean stopped;
 
@@ -74,7 +72,10 @@ public final class Worker {
 
     private void run(ConfigurableApplicationContext context) throws InterruptedException {
         try (Witness control = Witness.connect(this.witnessHost, this.witnessPort)) {
-            anchorClock(control);
+            this.clock.anchor(control);
+            Thread anchoring = new Thread(this::keepAnchoring, this.id + "-witness-clock");
+            anchoring.setDaemon(true);
+            anchoring.start();
             WorkerApplication.LostLocks lost = context.getBean(WorkerApplication.LostLocks.class);
             lost.setListener((event) -> {
                 synchronized (control) {
@@ -398,30 +399,28 @@ public final class Worker {
     }
 
     /**
-     * Anchors this JVM's monotonic clock to the witness's: the witness's time against {@link System#nanoTime()}
-     * when its reply arrived, from the quickest of a few round trips. The witness read its clock at some moment
-     * of that round trip, so {@link #nowMicros()} is behind the witness's clock by at most that round trip
-     * (about 0.1 ms on this machine): a time the worker records is never later than the moment it stands for.
+     * Anchors {@link #clock} again every {@value WitnessClock#INTERVAL_MILLIS} ms over a connection of its own, until
+     * the worker stops: the interval is the point, not a wait for something.
      */
-    private void anchorClock(Witness control) {
-        long quickest = Long.MAX_VALUE;
-        for (int i = 0; i < 5; i++) {
-            long sent = System.nanoTime();
-            long micros = control.timeMicros();
-            long received = System.nanoTime();
-            if (received - sent < quickest) {
-                quickest = received - sent;
-                this.clockAnchorNanos = received;
-                this.clockAnchorMicros = micros;
+    private void keepAnchoring() {
+        try (Witness witness = Witness.connect(this.witnessHost, this.witnessPort)) {
+            while (!this.stopped) {
+                Thread.sleep(WitnessClock.INTERVAL_MILLIS);
+                this.clock.anchor(witness);
             }
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        catch (RuntimeException ex) {
+            // A worker that lost the witness cannot be judged, as when a loop loses it.
+            this.failed = true;
+            throw ex;
         }
     }
 
-    /**
-     * The witness's clock as this JVM's monotonic clock carries it on: the times a worker records do not move when
-     * its wall clock is stepped (the worker-clock-jump scenario), and agree with the witness's own.
-     */
+    /** The witness's clock as this JVM carries it on (see {@link WitnessClock}). */
     private long nowMicros() {
-        return this.clockAnchorMicros + (System.nanoTime() - this.clockAnchorNanos) / 1_000;
+        return this.clock.nowMicros();
     }
 }
