@@ -44,6 +44,7 @@ final class CandidateLoop implements Runnable {
                 // anyone else be granted. LOST: another instance may lead already; what is left goes after.
                 this.candidate.revoked(term, reason);
                 release(handle);
+                this.candidate.released();
                 if (reason == Reason.STOPPED || (reason == Reason.YIELDED && !this.candidate.pause(false))) {
                     return;
                 }

@@ -113,6 +113,9 @@ public class LeaderCandidate implements Leadership, SmartLifecycle, ApplicationL
     /** The lock of the current term: set only in LEADER, cleared first thing when it ends. */
     private volatile @Nullable LockHandle term;
 
+    /** The lock of a term given up here (YIELDED, STOPPED), from its end until it is released. */
+    private volatile @Nullable LockHandle releasing;
+
     /**
      * A candidate that stands again {@link #DEFAULT_YIELD_PAUSE} after yielding.
      * @see #LeaderCandidate(String, LockProvider, ApplicationEventPublisher, Duration)
@@ -340,9 +343,13 @@ public class LeaderCandidate implements Leadership, SmartLifecycle, ApplicationL
             while (handle.isHeld() && !this.yieldAsked && !this.stopping) {
                 this.changed.awaitNanos(this.leaseCheckNanos);
             }
+            Reason reason = !handle.isHeld() ? Reason.LOST : this.yieldAsked ? Reason.YIELDED : Reason.STOPPED;
+            if (reason != Reason.LOST) {
+                this.releasing = handle;
+            }
             this.term = null;
             this.state = State.REVOKED;
-            return !handle.isHeld() ? Reason.LOST : this.yieldAsked ? Reason.YIELDED : Reason.STOPPED;
+            return reason;
         }
         finally {
             this.lock.unlock();
@@ -351,6 +358,20 @@ public class LeaderCandidate implements Leadership, SmartLifecycle, ApplicationL
 
     void revoked(long term, Reason reason) {
         publish(new LeadershipRevokedEvent(this, this.name, term, reason));
+    }
+
+    /** The term's lock was released (or found lost): no longer {@link #stillHolds}. */
+    void released() {
+        this.releasing = null;
+    }
+
+    /**
+     * Whether the lock of the term is still held although the term ended: given up here (YIELDED, STOPPED), its
+     * revocation published and not yet released, so no other instance can lead yet.
+     */
+    boolean stillHolds(long term) {
+        LockHandle ending = this.releasing;
+        return ending != null && ending.fencingToken() == term && ending.isHeld();
     }
 
     /** PAUSED for the pause after a yield (or, {@code failed}, after a store failure); false when stopping. */
