@@ -16,7 +16,7 @@ import org.springframework.core.env.PropertyResolver;
 /**
  * Applies {@code @LeaderOnly} to every bean method carrying it: the same interceptor as {@code @DistributedLock}'s,
  * over a template whose provider grants a call only while this instance leads the method's election (in the
- * starter: {@code io.github.redislock.leader.LeaderOnlyLocks}), and skips it otherwise. Ordered just outside the
+ * starter: {@code io.github.redislock.leader.LeaderOnlyCalls}), and skips it otherwise. Ordered just outside the
  * lock advice ({@code redis-lock.order} - 1), so a method with both checks its leadership before it waits for a lock.
  */
 public final class LeaderOnlyAdvisor extends AbstractPointcutAdvisor {

@@ -30,7 +30,7 @@ import org.springframework.util.ReflectionUtils;
 /**
  * Finds {@code @LeaderOnly} on methods and turns each into a {@link LockOperation} whose one "key" is the
  * election's name, that never waits and skips when not granted ({@link OnLockFailure#SKIP}): the interceptor then
- * runs it through the template over the elections ({@code LeaderOnlyLocks}) exactly as a skipping
+ * runs it through the template over the elections ({@code LeaderOnlyCalls.locks()}) exactly as a skipping
  * {@code @DistributedLock} runs through the template over the locks. Parsed once per method and target class; every
  * annotated method of a class is parsed when the class is first examined, so a mistake fails the start-up.
  */

@@ -6,7 +6,7 @@ import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockProvider;
 import io.github.redislock.aop.LeaderOnlyAdvisor;
 import io.github.redislock.leader.LeaderCandidate;
-import io.github.redislock.leader.LeaderOnlyLocks;
+import io.github.redislock.leader.LeaderOnlyCalls;
 import io.github.redislock.leader.Leadership;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -29,7 +29,8 @@ import org.springframework.core.env.Environment;
  * Leader election: with {@code redis-lock.leader.name}, a {@link LeaderCandidate} of that election on the
  * application's {@link LockProvider} (the engine over the one store), which is the {@link Leadership} bean, started
  * once the context is refreshed and stopped first when it closes; and, whatever the elections, the advice behind
- * {@code @LeaderOnly}, which grants a call only while this instance leads the method's election. Several elections:
+ * {@code @LeaderOnly}, which grants a call only while this instance leads the method's election, and
+ * {@link LeaderOnlyCalls}, which holds a leadership given up here until its running calls have returned. Several elections:
  * define {@link LeaderCandidate} beans of your own, one per name (this one's backs off when any {@link Leadership}
  * bean is defined). Backs off with {@code redis-lock.enabled=false}.
  */
@@ -50,15 +51,21 @@ public final class LeaderElectionAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    LeaderOnlyCalls leaderOnlyCalls(ObjectProvider<Leadership> leaderships) {
+        return new LeaderOnlyCalls(() -> leaderships.orderedStream().toList());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static LeaderOnlyAdvisor leaderOnlyAdvisor(Environment environment, ObjectProvider<Leadership> leaderships,
+    static LeaderOnlyAdvisor leaderOnlyAdvisor(Environment environment, ObjectProvider<LeaderOnlyCalls> calls,
             ObjectProvider<RedisLockProperties> properties, BeanFactory beanFactory) {
         // Read straight from the environment, as the lock advice's order: advisors are sorted early.
         int order = Binder.get(environment).bind("redis-lock.order", Integer.class)
             .orElse(RedisLockProperties.DEFAULT_ORDER);
-        LeaderOnlyLocks elections = new LeaderOnlyLocks(() -> leaderships.orderedStream().toList());
         return new LeaderOnlyAdvisor(environment, () -> environment.getProperty("redis-lock.leader.name"),
-                () -> new DistributedLockTemplate(elections, Duration.ZERO, properties.getObject().getOnLeaseLost()),
+                () -> new DistributedLockTemplate(calls.getObject().locks(), Duration.ZERO,
+                        properties.getObject().getOnLeaseLost()),
                 beanFactory, (order == Integer.MIN_VALUE) ? order : order - 1);
     }
 

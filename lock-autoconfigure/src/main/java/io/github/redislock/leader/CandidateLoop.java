@@ -1,26 +1,35 @@
 package io.github.redislock.leader;
 
+import java.util.concurrent.TimeUnit;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockNotAcquiredException;
-import io.github.redislock.LockRequest;
 import io.github.redislock.leader.LeadershipRevokedEvent.Reason;
 
 /**
  * The thread of one {@link LeaderCandidate}: stand, lead, be revoked, pause, stand again, until the candidate
- * stops. The states and their moves are the candidate's (see its Javadoc); this is only their order.
+ * stops. The states and their moves are {@link CandidateState}'s (the table is in the candidate's Javadoc); this is
+ * only their order, and what is sent and published between them.
  */
 final class CandidateLoop implements Runnable {
 
     private static final Log logger = LogFactory.getLog(CandidateLoop.class);
 
+    /** How long after a store failure the candidate stands again. */
+    private static final long RETRY_PAUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     private final LeaderCandidate candidate;
 
-    CandidateLoop(LeaderCandidate candidate) {
+    private final CandidateState state;
+
+    CandidateLoop(LeaderCandidate candidate, CandidateState state) {
         this.candidate = candidate;
+        this.state = state;
     }
 
     @Override
@@ -29,48 +38,51 @@ final class CandidateLoop implements Runnable {
             while (true) {
                 LockHandle handle = takeLock();
                 if (handle == null) {
-                    if (this.candidate.stopping()) {
+                    if (this.state.stopping()) {
                         return;
                     }
                     continue;
                 }
-                if (!this.candidate.lead(handle)) {
+                if (!this.state.lead(handle)) {
                     release(handle);
                     return;
                 }
-                Reason reason = this.candidate.awaitRevocation(handle);
-                long term = handle.fencingToken();
+                this.candidate.publish(new LeadershipGrantedEvent(this.candidate, this.candidate.name(),
+                        handle.fencingToken()));
+                Reason reason = this.state.awaitRevocation(handle);
                 // Given up here (YIELDED, STOPPED): the listeners stop the leader's work before the release lets
                 // anyone else be granted. LOST: another instance may lead already; what is left goes after.
-                this.candidate.revoked(term, reason);
+                this.candidate.publish(new LeadershipRevokedEvent(this.candidate, this.candidate.name(),
+                        handle.fencingToken(), reason));
                 release(handle);
-                if (reason == Reason.STOPPED || (reason == Reason.YIELDED && !this.candidate.pause(false))) {
+                this.state.released();
+                if (reason == Reason.STOPPED
+                        || (reason == Reason.YIELDED && !this.state.pause(this.candidate.yieldPauseNanos()))) {
                     return;
                 }
             }
         }
         catch (InterruptedException ex) {
-            // Only stop() interrupts, and only a standing or pausing candidate: nothing is held.
+            // Only stop() interrupts, and only a standing candidate: nothing is held.
         }
     }
 
     /** The election's lock, or {@code null}: stopping, the wait ended, or the store failed (after a pause). */
-    private LockHandle takeLock() throws InterruptedException {
-        LockRequest request = this.candidate.stand();
-        if (request == null) {
+    private @Nullable LockHandle takeLock() throws InterruptedException {
+        if (!this.state.stand()) {
             return null;
         }
         try {
-            return this.candidate.locks().acquire(request);
+            return this.candidate.locks().acquire(this.candidate.request());
         }
         catch (LockNotAcquiredException ex) {
             return null;
         }
         catch (RuntimeException ex) {
-            if (!this.candidate.stopping()) {
+            if (!this.state.stopping()) {
                 logger.warn("The candidate of the election '" + this.candidate.name() + "' could not stand for its "
                         + "lock; it tries again in a second", ex);
-                this.candidate.pause(true);
+                this.state.pause(RETRY_PAUSE_NANOS);
             }
             return null;
         }

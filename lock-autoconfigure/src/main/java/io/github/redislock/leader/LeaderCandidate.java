@@ -3,12 +3,9 @@ package io.github.redislock.leader;
 import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockLostEvent;
@@ -16,7 +13,6 @@ import io.github.redislock.LockProvider;
 import io.github.redislock.LockRequest;
 import io.github.redislock.engine.DaemonThreads;
 import io.github.redislock.engine.LockEngine;
-import io.github.redislock.leader.LeadershipRevokedEvent.Reason;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationListener;
@@ -38,8 +34,8 @@ import org.springframework.context.SmartLifecycle;
  * STANDING  the wait ends without it                                    STANDING (waits again)
  * STANDING  the store fails                                             PAUSED (retry pause), then STANDING
  * LEADER    the lock no longer held: lease run out by this JVM's clock, REVOKED(LOST): isLeader() false at once;
- *           lost in the store (found by renewal, a LockLostEvent)       within a lease check the event, then
- *                                                                       the lock released; then STANDING
+ *           lost in the store (found by renewal, a LockLostEvent); or   within a lease check the event, then
+ *           this JVM stood still longer than a renewal period           the lock released; then STANDING
  * LEADER    yieldLeadership()                                           REVOKED(YIELDED): isLeader() false, the
  *                                                                       event, then the lock released; PAUSED
  *                                                                       (yield pause), then STANDING
@@ -50,7 +46,10 @@ import org.springframework.context.SmartLifecycle;
  * </pre>
  * {@link #isLeader()} reads the term's lock handle: its {@code isHeld()} follows the lease by this JVM's clock
  * (counted from when the take or extension was sent, so before the store's) and turns false at once when the
- * engine finds the lock lost. A revocation by this instance (YIELDED, STOPPED) is published before the lock is
+ * engine finds the lock lost. Over a {@link LockEngine}, it is also false once the leader's thread has not looked
+ * at its term for longer than the engine's renewal period (a third of its lease): this JVM stood still (a long
+ * GC, a frozen VM), and a store without leases (ZooKeeper) may not have told its client yet that the session ended
+ * meanwhile; such a term is over, revoked LOST when the thread runs again. A revocation by this instance (YIELDED, STOPPED) is published before the lock is
  * released, so another instance is granted only after the listeners here have returned. A listener that throws is
  * logged; the candidate carries on.
  * <p>
@@ -71,15 +70,8 @@ public class LeaderCandidate implements Leadership, SmartLifecycle, ApplicationL
 
     private static final Log logger = LogFactory.getLog(LeaderCandidate.class);
 
-    /** How long after a store failure the candidate stands again. */
-    private static final long RETRY_PAUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
-
     /** How long stop() waits for the thread to publish the revocation and release. */
     private static final long STOP_WAIT_MILLIS = TimeUnit.SECONDS.toMillis(30);
-
-    private enum State {
-        STOPPED, STANDING, LEADER, REVOKED, PAUSED
-    }
 
     private final String name;
 
@@ -93,25 +85,7 @@ public class LeaderCandidate implements Leadership, SmartLifecycle, ApplicationL
 
     private final long leaseCheckNanos;
 
-    private final ReentrantLock lock = new ReentrantLock();
-
-    /** Signalled on every change the thread or a waiter must see. */
-    private final Condition changed = this.lock.newCondition();
-
-    /** Guarded by {@link #lock}. */
-    private State state = State.STOPPED;
-
-    /** Guarded by {@link #lock}. */
-    private boolean stopping;
-
-    /** Guarded by {@link #lock}. */
-    private boolean yieldAsked;
-
-    /** Guarded by {@link #lock}. */
-    private @Nullable Thread thread;
-
-    /** The lock of the current term: set only in LEADER, cleared first thing when it ends. */
-    private volatile @Nullable LockHandle term;
+    private final CandidateState state;
 
     /**
      * A candidate that stands again {@link #DEFAULT_YIELD_PAUSE} after yielding.
@@ -142,14 +116,16 @@ public class LeaderCandidate implements Leadership, SmartLifecycle, ApplicationL
                 .nonReentrant();
         }
         catch (RuntimeException ex) {
-            throw new IllegalArgumentException("The election's name '" + name + "' makes no lock name: "
-                    + ex.getMessage(), ex);
+            // Not echoed: a name with a control character would forge log lines.
+            throw new IllegalArgumentException("The election's name makes no lock name: " + ex.getMessage(), ex);
         }
         this.name = name;
         this.locks = locks;
         this.events = events;
         this.yieldPauseNanos = yieldPause.toNanos();
         this.leaseCheckNanos = leaseCheck(locks).toNanos();
+        this.state = new CandidateState(this.leaseCheckNanos,
+                (locks instanceof LockEngine engine) ? engine.renewalPeriod().toNanos() : Long.MAX_VALUE);
     }
 
     /** A tenth of the renewal period of an engine, at most 100 ms: the loss is told well within a lease. */
@@ -179,70 +155,38 @@ public class LeaderCandidate implements Leadership, SmartLifecycle, ApplicationL
 
     @Override
     public boolean isLeader() {
-        LockHandle current = this.term;
-        return current != null && current.isHeld();
+        return this.state.term().isPresent();
     }
 
     @Override
     public OptionalLong term() {
-        LockHandle current = this.term;
-        return (current != null && current.isHeld()) ? OptionalLong.of(current.fencingToken()) : OptionalLong.empty();
+        return this.state.term();
     }
 
     @Override
     public void yieldLeadership() {
-        this.lock.lock();
-        try {
-            if (this.state == State.LEADER) {
-                this.yieldAsked = true;
-                this.changed.signalAll();
-            }
-        }
-        finally {
-            this.lock.unlock();
-        }
+        this.state.yieldLeadership();
     }
 
     @Override
     public boolean awaitLeadership(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        this.lock.lock();
-        try {
-            long left;
-            while (!isLeader() && (left = deadline - System.nanoTime()) > 0) {
-                this.changed.awaitNanos(left);
-            }
-            return isLeader();
-        }
-        finally {
-            this.lock.unlock();
-        }
+        return this.state.awaitTerm(timeout.toNanos());
     }
 
     /** A lock found lost: the leader's thread looks at once, not at its next lease check. */
     @Override
     public void onApplicationEvent(LockLostEvent event) {
-        LockHandle current = this.term;
+        LockHandle current = this.state.termLock();
         if (current != null && current.key().equals(event.getKey())) {
-            signal();
+            this.state.signal();
         }
     }
 
     @Override
     public void start() {
-        this.lock.lock();
-        try {
-            if (this.thread != null) {
-                return;
-            }
-            this.stopping = false;
-            this.state = State.STANDING;
-            Thread runner = DaemonThreads.named("lock-leader").newThread(new CandidateLoop(this));
-            this.thread = runner;
+        Thread runner = DaemonThreads.named("lock-leader").newThread(new CandidateLoop(this, this.state));
+        if (this.state.start(runner)) {
             runner.start();
-        }
-        finally {
-            this.lock.unlock();
         }
     }
 
@@ -252,22 +196,9 @@ public class LeaderCandidate implements Leadership, SmartLifecycle, ApplicationL
      */
     @Override
     public void stop() {
-        Thread runner;
-        this.lock.lock();
-        try {
-            runner = this.thread;
-            if (runner == null) {
-                return;
-            }
-            this.stopping = true;
-            if (this.state == State.STANDING) {
-                // Only while waiting for the lock: a leader's thread runs listeners and releases, never interrupted.
-                runner.interrupt();
-            }
-            this.changed.signalAll();
-        }
-        finally {
-            this.lock.unlock();
+        Thread runner = this.state.stop();
+        if (runner == null) {
+            return;
         }
         try {
             runner.join(STOP_WAIT_MILLIS);
@@ -279,25 +210,12 @@ public class LeaderCandidate implements Leadership, SmartLifecycle, ApplicationL
             logger.warn("The candidate of the election '" + this.name + "' did not stop within " + STOP_WAIT_MILLIS
                     + " ms (a revocation listener still running?)");
         }
-        this.lock.lock();
-        try {
-            this.thread = null;
-            this.state = State.STOPPED;
-        }
-        finally {
-            this.lock.unlock();
-        }
+        this.state.stopped();
     }
 
     @Override
     public boolean isRunning() {
-        this.lock.lock();
-        try {
-            return this.thread != null;
-        }
-        finally {
-            this.lock.unlock();
-        }
+        return this.state.isRunning();
     }
 
     @Override
@@ -305,109 +223,25 @@ public class LeaderCandidate implements Leadership, SmartLifecycle, ApplicationL
         return PHASE;
     }
 
-    // The steps of the candidate's thread (CandidateLoop), each under the state machine above.
-
-    /** STANDING: the request, or {@code null} when stopping. */
-    @Nullable LockRequest stand() {
-        return move(State.STANDING) ? this.request : null;
+    /** Whether the term's lock is still held although the term ended here (YIELDED, STOPPED): not released yet. */
+    boolean stillHolds(long term) {
+        return this.state.stillHolds(term);
     }
 
-    /** STANDING to LEADER with the lock just taken; false (the lock to be released) when stopping. */
-    boolean lead(LockHandle handle) {
-        this.lock.lock();
-        try {
-            // stop() interrupts a standing thread: its interrupt must not reach the listeners or the release.
-            Thread.interrupted();
-            if (this.stopping) {
-                return false;
-            }
-            this.state = State.LEADER;
-            this.yieldAsked = false;
-            this.term = handle;
-            this.changed.signalAll();
-        }
-        finally {
-            this.lock.unlock();
-        }
-        publish(new LeadershipGrantedEvent(this, this.name, handle.fencingToken()));
-        return true;
-    }
-
-    /** Waits in LEADER until the term ends; moves to REVOKED (isLeader() false) and says why. */
-    Reason awaitRevocation(LockHandle handle) throws InterruptedException {
-        this.lock.lock();
-        try {
-            while (handle.isHeld() && !this.yieldAsked && !this.stopping) {
-                this.changed.awaitNanos(this.leaseCheckNanos);
-            }
-            this.term = null;
-            this.state = State.REVOKED;
-            return !handle.isHeld() ? Reason.LOST : this.yieldAsked ? Reason.YIELDED : Reason.STOPPED;
-        }
-        finally {
-            this.lock.unlock();
-        }
-    }
-
-    void revoked(long term, Reason reason) {
-        publish(new LeadershipRevokedEvent(this, this.name, term, reason));
-    }
-
-    /** PAUSED for the pause after a yield (or, {@code failed}, after a store failure); false when stopping. */
-    boolean pause(boolean failed) throws InterruptedException {
-        long left = failed ? RETRY_PAUSE_NANOS : this.yieldPauseNanos;
-        this.lock.lock();
-        try {
-            this.state = State.PAUSED;
-            while (!this.stopping && left > 0) {
-                left = this.changed.awaitNanos(left);
-            }
-            return !this.stopping;
-        }
-        finally {
-            this.lock.unlock();
-        }
-    }
-
-    boolean stopping() {
-        this.lock.lock();
-        try {
-            return this.stopping;
-        }
-        finally {
-            this.lock.unlock();
-        }
+    LockRequest request() {
+        return this.request;
     }
 
     LockProvider locks() {
         return this.locks;
     }
 
-    private boolean move(State next) {
-        this.lock.lock();
-        try {
-            if (this.stopping) {
-                return false;
-            }
-            this.state = next;
-            return true;
-        }
-        finally {
-            this.lock.unlock();
-        }
+    /** How long the candidate pauses after yielding. */
+    long yieldPauseNanos() {
+        return this.yieldPauseNanos;
     }
 
-    private void signal() {
-        this.lock.lock();
-        try {
-            this.changed.signalAll();
-        }
-        finally {
-            this.lock.unlock();
-        }
-    }
-
-    private void publish(Object event) {
+    void publish(Object event) {
         try {
             this.events.publishEvent(event);
         }

@@ -35,24 +35,36 @@ public final class LeaderWitness implements AutoCloseable {
 
     private final List<Thread> samplers = new ArrayList<>();
 
-    private volatile boolean running = true;
-
     /** Starts sampling the leadership as {@code who}. */
     public synchronized void watch(String who, Leadership leadership) {
-        Thread sampler = new Thread(() -> {
-            while (this.running) {
-                long from = now();
-                OptionalLong term = leadership.term();
-                long to = now();
-                if (term.isPresent()) {
-                    record(who, from, to, term.getAsLong());
-                }
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(STEP_MILLIS));
-            }
-        }, "leader-witness-" + who);
+        Thread sampler = new Thread(() -> sample(leadership, (from, to, term) -> record(who, from, to, term)),
+                "leader-witness-" + who);
         sampler.setDaemon(true);
         sampler.start();
         this.samplers.add(sampler);
+    }
+
+    /**
+     * Asks the leadership's {@code term()} every {@value #STEP_MILLIS} ms until the thread is interrupted, and hands
+     * each positive answer, with the times just before and after the call, to {@code positive}.
+     */
+    public static void sample(Leadership leadership, Positive positive) {
+        while (!Thread.currentThread().isInterrupted()) {
+            long from = now();
+            OptionalLong term = leadership.term();
+            long to = now();
+            if (term.isPresent()) {
+                positive.sampled(from, to, term.getAsLong());
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(STEP_MILLIS));
+        }
+    }
+
+    /** Takes a positive sample: the leader answered {@code term} at some moment between {@code from} and {@code to}. */
+    @FunctionalInterface
+    public interface Positive {
+
+        void sampled(long from, long to, long term);
     }
 
     /** The witness's clock: wall-clock microseconds, the same for every process on the machine. */
@@ -125,7 +137,9 @@ public final class LeaderWitness implements AutoCloseable {
     /** Stops the sampling threads. */
     @Override
     public synchronized void close() {
-        this.running = false;
+        for (Thread sampler : this.samplers) {
+            sampler.interrupt();
+        }
         for (Thread sampler : this.samplers) {
             try {
                 sampler.join(TimeUnit.SECONDS.toMillis(10));
