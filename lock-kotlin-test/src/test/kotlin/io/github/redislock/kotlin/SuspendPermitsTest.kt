@@ -7,24 +7,20 @@ import io.github.redislock.annotation.OnLockFailure
 import io.github.redislock.redis.support.KeySlots
 import io.github.redislock.testsupport.RedisServer
 import io.github.redislock.testsupport.RedisServerExtension
-import java.util.concurrent.Executors
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineDispatcher
-import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers
-import kotlinx.coroutines.asCoroutineDispatcher
+import kotlinx.coroutines.ExperimentalCoroutinesApi
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withContext
 import kotlinx.coroutines.yield
 import org.assertj.core.api.Assertions.assertThat
-import org.junit.jupiter.api.AfterAll
 import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.extension.RegisterExtension
 import org.springframework.boot.test.context.runner.ApplicationContextRunner
-import org.springframework.context.ApplicationContext
 
 /**
  * `@DistributedLock(permits = 2)` on a Kotlin suspend function, on a real Redis server: at most two coroutines are
@@ -40,15 +36,9 @@ class SuspendPermitsTest {
         @RegisterExtension
         val redis: RedisServerExtension = RedisServerExtension.shared()
 
-        private val single = Executors.newSingleThreadExecutor { Thread(it, "single-hop") }
-
-        private val hop = single.asCoroutineDispatcher()
-
-        @JvmStatic
-        @AfterAll
-        fun stopHop() {
-            single.shutdownNow()
-        }
+        /** A dispatcher of one thread at a time, to hop to from the others. */
+        @OptIn(ExperimentalCoroutinesApi::class)
+        private val hop = Dispatchers.IO.limitedParallelism(1)
     }
 
     private val sections = Sections()
@@ -97,37 +87,9 @@ class SuspendPermitsTest {
         assertThat(sections.maxInside()).isEqualTo(2)
     }
 
-    /**
-     * Two applications x three dispatchers (the last one [hop]) x three coroutines, five [PartnerApi.call]s each,
-     * all released at once; returns how many calls were made.
-     */
-    private fun callInTwoApplications(runner: ApplicationContextRunner): Int {
-        var calls = 0
-        runner.run { first ->
-            runner.run { second ->
-                runBlocking {
-                    val start = CompletableDeferred<Unit>()
-                    for (app in listOf<ApplicationContext>(first, second)) {
-                        val api = app.getBean(PartnerApi::class.java)
-                        for (dispatcher in listOf(Dispatchers.Default, Dispatchers.IO, hop)) {
-                            repeat(3) {
-                                calls += 5
-                                launchCalls(api, dispatcher, start)
-                            }
-                        }
-                    }
-                    start.complete(Unit)
-                }
-            }
-        }
-        return calls
-    }
-
-    private fun CoroutineScope.launchCalls(api: PartnerApi, dispatcher: CoroutineDispatcher,
-            start: CompletableDeferred<Unit>) = launch(dispatcher) {
-        start.await()
-        repeat(5) { api.call(if (dispatcher == hop) Dispatchers.Default else hop) }
-    }
+    /** [Workloads.callInTwoApplications] of [PartnerApi.call]; returns how many calls were made. */
+    private fun callInTwoApplications(runner: ApplicationContextRunner): Int =
+        Workloads.callInTwoApplications(runner, hop) { app, other -> app.getBean(PartnerApi::class.java).call(other) }
 }
 
 /**

@@ -23,8 +23,8 @@ import org.jspecify.annotations.Nullable;
  * <li>the fencing store: per resource the highest fencing token seen and a counter that each section reads
  * and writes back plus one, both only with a token not below the highest ({@code fenced-read.lua},
  * {@code fenced-write.lua}); rejections are counted per worker in {@code rejected};</li>
- * <li>for the shared workloads ({@link Workload}): entering judged by the key's bound ({@code enter-shared.lua}:
- * a writer alone, readers together, at most n permits), and readers' reads refused below the highest writer's
+ * <li>for the shared workloads ({@link Workload}): entering judged by the key's bound (a writer alone, readers
+ * together, at most n permits), and readers' reads refused below the highest writer's
  * token ({@code fenced-look.lua}), writers' below the highest reader's too;</li>
  * <li>one record per section ({@code sections}, see {@link SectionRecord}), and counters of exceptions and
  * lock-loss events per worker;</li>
@@ -61,21 +61,13 @@ final class Witness implements AutoCloseable {
         return new Witness(RespConnection.open(host, port, Duration.ofSeconds(10)));
     }
 
-    /** Enters the resources; returns the witness time in microseconds followed by the members already inside. */
-    Entry enter(List<String> resources, String member) {
-        return entry(script("enter.lua", occupancyKeys(resources), member));
-    }
-
     /**
-     * A section of a shared workload enters the resources, its {@link Share} ending its member; returns the witness
-     * time in microseconds followed by the members inside whose presence breaks the keys' bound with this entry.
+     * Enters the resources; returns the witness time in microseconds followed by the members inside whose presence
+     * breaks the keys' bound with this entry: every member inside for a plain lock, and for a section of a shared
+     * workload (its {@link Share} ending its member) as that share allows.
      */
-    Entry enterShared(List<String> resources, String member) {
-        return entry(script("enter-shared.lua", occupancyKeys(resources), member));
-    }
-
-    private static Entry entry(Object script) {
-        List<?> reply = (List<?>) script;
+    Entry enter(List<String> resources, String member) {
+        List<?> reply = (List<?>) script("enter.lua", occupancyKeys(resources), member);
         long micros = micros(reply.get(0), reply.get(1));
         List<String> others = new ArrayList<>();
         for (int i = 2; i < reply.size(); i++) {

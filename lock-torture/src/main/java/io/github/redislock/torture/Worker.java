@@ -324,8 +324,7 @@ public final class Worker {
                 this.lock = lock;
                 String worker = Worker.this.id;
                 askHeld();
-                Witness.Entry entry = (this.share == null) ? this.witness.enter(this.resources, this.member)
-                        : this.witness.enterShared(this.resources, this.member);
+                Witness.Entry entry = this.witness.enter(this.resources, this.member);
                 this.enter = entry.micros();
                 this.others = entry.others();
                 if (this.share != null && (this.share.isPermit() || this.share.isReader())) {

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * <li>{@link #READ_WRITE}: read and write locks on every key, {@value #READERS_IN_FOUR} sections in four reading;
  * readers share a key, a writer is alone on it.</li>
  * </ul>
- * The witness judges a shared section by its key's bound ({@code enter-shared.lua}); the fencing store judges a
+ * The witness judges a shared section by its key's bound ({@code enter.lua}); the fencing store judges a
  * writer as it judges an exclusive section, refuses a reader's read below the highest writer's token, and is not
  * called by a permit, which protects no value of its own.
  */

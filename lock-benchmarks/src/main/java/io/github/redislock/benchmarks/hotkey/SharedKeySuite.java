@@ -38,20 +38,20 @@ public final class SharedKeySuite {
 
     private static final List<Run> RUNS = List.of(
             new Run(SharedShape.SEMAPHORE, List.of(
-                    new Contender(Implementations.OURS_SHARED, (url) -> new OursSharedLock(SpringContexts.withLock(url),
+                    new Contender(Implementations.OURS_SHARED, (url) -> OursContendedLock.shared(SpringContexts.withLock(url),
                             SharedShape.SEMAPHORE, ContendedLock.LEASE)),
                     new Contender(Implementations.REDISSON_PERMIT_SEMAPHORE, RedissonPermitContendedLock::new),
                     new Contender(Implementations.OURS_ZOOKEEPER_SHARED, Store.ZOOKEEPER,
-                            (connect) -> new OursSharedLock(SpringContexts.withZooKeeperLock(connect),
+                            (connect) -> OursContendedLock.shared(SpringContexts.withZooKeeperLock(connect),
                                     SharedShape.SEMAPHORE, null)),
                     new Contender(Implementations.CURATOR_SEMAPHORE, Store.ZOOKEEPER,
                             CuratorSemaphoreContendedLock::new))),
             new Run(SharedShape.READ_MOSTLY, List.of(
-                    new Contender(Implementations.OURS_SHARED, (url) -> new OursSharedLock(SpringContexts.withLock(url),
+                    new Contender(Implementations.OURS_SHARED, (url) -> OursContendedLock.shared(SpringContexts.withLock(url),
                             SharedShape.READ_MOSTLY, ContendedLock.LEASE)),
                     new Contender(Implementations.REDISSON_READ_WRITE, RedissonReadWriteContendedLock::new),
                     new Contender(Implementations.OURS_ZOOKEEPER_SHARED, Store.ZOOKEEPER,
-                            (connect) -> new OursSharedLock(SpringContexts.withZooKeeperLock(connect),
+                            (connect) -> OursContendedLock.shared(SpringContexts.withZooKeeperLock(connect),
                                     SharedShape.READ_MOSTLY, null)),
                     new Contender(Implementations.CURATOR_READ_WRITE, Store.ZOOKEEPER,
                             CuratorContendedLock::readMostly))));
