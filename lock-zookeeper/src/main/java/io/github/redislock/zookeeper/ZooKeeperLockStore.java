@@ -38,9 +38,8 @@ import io.github.redislock.engine.StoreLock;
  * counter in the low 32), and nodes of a key are admitted in sequence order, whatever their kind (a writer only
  * once every earlier node is gone), so holders of a key get tokens greater than every earlier holder's, across
  * kinds, sessions, clients, and parent nodes deleted and created again.</li>
- * <li><b>Loss</b>: the node is ephemeral: it goes when the session that created it ends, a reader's or a
- * permit's as a writer's, so a crashed application's permits and read locks come back after its session timeout
- * with nothing to sweep. While the connection is
+ * <li><b>Loss</b>: the node is ephemeral: it goes when the session that created it ends (a crashed application's
+ * permits and read locks come back after its session timeout, with nothing to sweep). While the connection is
  * SUSPENDED the lock is not valid (nobody can tell whether the session still lives; {@code isHeld()} is false);
  * on RECONNECTED to the same session it is valid again; when the session is LOST (expired, or Curator made a new
  * ZooKeeper handle) the lock is lost and signalled ({@link io.github.redislock.LockLossDetection#SESSION}).</li>
@@ -132,7 +131,7 @@ public final class ZooKeeperLockStore implements LockStore {
         return this.inspector.inspect(key);
     }
 
-    /** An exclusive (write) lock: {@link #take(String, String, long, boolean, long, Sharing)} with {@link Sharing#EXCLUSIVE}. */
+    /** An exclusive (write) lock: the take below with {@link Sharing#EXCLUSIVE}. */
     @Override
     public @Nullable ZooKeeperLock take(String key, String token, long leaseMillis, boolean renewed,
             long deadlineNanos) {
@@ -141,8 +140,7 @@ public final class ZooKeeperLockStore implements LockStore {
 
     /**
      * Takes the key as {@code sharing} says: joins its line with a node named for the sharing and waits until
-     * {@link Admission} admits it. An exclusive lock costs what it always has (create, read the line, and delete
-     * at the release); a read lock or a permit the same when it gets in at once.
+     * {@link Admission} admits it. Uncontended, any kind costs what a lock always has (create, read, delete).
      * @throws LockException at once, holding nothing, when an earlier node of the key's line asks for another
      * permit count ({@link Sharing#mismatch}); and as for every take when the store fails
      */
