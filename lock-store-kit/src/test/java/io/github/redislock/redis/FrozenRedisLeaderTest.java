@@ -40,14 +40,7 @@ class FrozenRedisLeaderTest {
             long term = Long.parseLong(frozen.events().get(0).split(" ")[1]);
             try (RedisEngines engines = new RedisEngines(redis.server(), LEASE, 2);
                     Election others = new Election("nightly", engines.byName(), Duration.ofSeconds(1), witness)) {
-                ProcessSignals.send(frozen.process(), "STOP");
-                Candidate successor;
-                try {
-                    successor = others.awaitLeader(LONG_WAIT);
-                }
-                finally {
-                    ProcessSignals.send(frozen.process(), "CONT");
-                }
+                Candidate successor = ProcessSignals.frozenWhile(frozen.process(), () -> others.awaitLeader(LONG_WAIT));
                 await().atMost(LONG_WAIT).until(() -> frozen.events().size() >= 2);
                 assertThat(frozen.events().subList(0, 2)).containsExactly("GRANTED " + term,
                         "REVOKED " + term + " LOST");

@@ -54,14 +54,7 @@ class FrozenZooKeeperLeaderTest {
                         new ZooKeeperLockStore(client, "/leaders", Duration.ofSeconds(2)), LEASE, LockLossListener.NONE));
             }
             try (Election others = new Election("nightly", engines, Duration.ofSeconds(1), witness)) {
-                ProcessSignals.send(frozen.process(), "STOP");
-                Candidate successor;
-                try {
-                    successor = others.awaitLeader(LONG_WAIT);
-                }
-                finally {
-                    ProcessSignals.send(frozen.process(), "CONT");
-                }
+                Candidate successor = ProcessSignals.frozenWhile(frozen.process(), () -> others.awaitLeader(LONG_WAIT));
                 await().atMost(LONG_WAIT).until(() -> frozen.events().size() >= 2);
                 assertThat(frozen.events().subList(0, 2)).containsExactly("GRANTED " + term, "REVOKED " + term + " LOST");
                 assertThat(successor.candidate().term().getAsLong()).isGreaterThan(term);
