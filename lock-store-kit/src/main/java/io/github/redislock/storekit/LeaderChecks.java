@@ -92,12 +92,13 @@ public interface LeaderChecks extends StoreChecks {
         List<Application> applications = applications().start(3, SHORT_LEASE);
         try (Election election = new Election("kit", applications, LONG_WAIT)) {
             Candidate first = election.awaitLeader(LONG_WAIT);
+            Application holder = applications.get(election.candidates().indexOf(first));
             LeaderCandidate candidate = first.candidate();
             long lostTerm = candidate.term().getAsLong();
-            Duration bound = (fixture.leased() ? first.application().engine().renewalPeriod()
+            Duration bound = (fixture.leased() ? first.engine().renewalPeriod()
                     : fixture.sessionLossNotice()).plus(candidate.leaseCheck()).plus(LossChecks.ROUND_TRIP_ALLOWANCE);
             try (Pauses pauses = Pauses.measure()) {
-                fixture.loseLock(first.application().store(), first.application().key(candidate.lockName()));
+                fixture.loseLock(holder.store(), holder.key(candidate.lockName()));
                 long lostAt = System.nanoTime();
                 await().atMost(LONG_WAIT).until(() -> first.revocations().contains(Reason.LOST));
                 assertThat(Duration.ofNanos(System.nanoTime() - lostAt)).as("told after")

@@ -1,13 +1,13 @@
 package io.github.redislock.redis;
 
 import java.time.Duration;
-import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.github.redislock.leader.LeaderCandidate;
 import io.github.redislock.storekit.CandidateProcess;
+import io.github.redislock.storekit.Election;
+import io.github.redislock.storekit.Election.Candidate;
 import io.github.redislock.storekit.LeaderWitness;
 import io.github.redislock.testsupport.ProcessSignals;
 import io.github.redislock.testsupport.RedisServerExtension;
@@ -38,19 +38,13 @@ class FrozenRedisLeaderTest {
                 Long.toString(LEASE.toMillis()))) {
             await().atMost(LONG_WAIT).until(() -> !frozen.events().isEmpty());
             long term = Long.parseLong(frozen.events().get(0).split(" ")[1]);
-            try (RedisCandidates others = new RedisCandidates(redis.server(), "nightly", LEASE, 2, witness)) {
-                ProcessSignals.send(frozen.process(), "STOP");
-                LeaderCandidate successor;
-                try {
-                    successor = await().atMost(LONG_WAIT).until(others::leader, Optional::isPresent).orElseThrow();
-                }
-                finally {
-                    ProcessSignals.send(frozen.process(), "CONT");
-                }
+            try (RedisEngines engines = new RedisEngines(redis.server(), LEASE, 2);
+                    Election others = new Election("nightly", engines.byName(), Duration.ofSeconds(1), witness)) {
+                Candidate successor = ProcessSignals.frozenWhile(frozen.process(), () -> others.awaitLeader(LONG_WAIT));
                 await().atMost(LONG_WAIT).until(() -> frozen.events().size() >= 2);
                 assertThat(frozen.events().subList(0, 2)).containsExactly("GRANTED " + term,
                         "REVOKED " + term + " LOST");
-                assertThat(successor.term().getAsLong()).isGreaterThan(term);
+                assertThat(successor.candidate().term().getAsLong()).isGreaterThan(term);
                 await().atMost(LONG_WAIT).until(() -> witness.terms().size() >= 2);
             }
         }

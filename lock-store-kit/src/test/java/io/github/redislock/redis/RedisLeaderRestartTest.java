@@ -1,15 +1,14 @@
 package io.github.redislock.redis;
 
 import java.time.Duration;
-import java.util.Optional;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.github.redislock.leader.LeaderCandidate;
 import io.github.redislock.leader.LeadershipRevokedEvent;
-import io.github.redislock.storekit.LeaderWitness;
+import io.github.redislock.storekit.Election;
+import io.github.redislock.storekit.Election.Candidate;
 import io.github.redislock.storekit.LossChecks;
 import io.github.redislock.storekit.Pauses;
 import io.github.redislock.testsupport.RedisServerExtension;
@@ -33,27 +32,26 @@ class RedisLeaderRestartTest {
 
     @Test
     void aLeadershipTheRestartForgotIsRevokedLostWithinALeaseAndTheNextTermIsLarger() {
-        try (LeaderWitness witness = new LeaderWitness();
-                RedisCandidates candidates = new RedisCandidates(redis.server(), "nightly", LEASE, 2, witness)) {
-            LeaderCandidate first = await().atMost(LONG_WAIT).until(candidates::leader, Optional::isPresent).orElseThrow();
-            long lostTerm = first.term().getAsLong();
+        try (RedisEngines engines = new RedisEngines(redis.server(), LEASE, 2);
+                Election election = new Election("nightly", engines.byName(), Duration.ofSeconds(1))) {
+            Candidate first = election.awaitLeader(LONG_WAIT);
+            long lostTerm = first.candidate().term().getAsLong();
             try (Pauses pauses = Pauses.measure()) {
                 redis.server().restart();
                 long restartedAt = System.nanoTime();
-                await().atMost(LONG_WAIT).until(() -> candidates.eventsOf(first).size() >= 2);
+                await().atMost(LONG_WAIT).until(() -> !first.revocations().isEmpty());
                 assertThat(Duration.ofNanos(System.nanoTime() - restartedAt)).as("told after")
-                    .isLessThanOrEqualTo(LEASE.plus(first.leaseCheck()).plus(LossChecks.ROUND_TRIP_ALLOWANCE)
+                    .isLessThanOrEqualTo(LEASE.plus(first.candidate().leaseCheck()).plus(LossChecks.ROUND_TRIP_ALLOWANCE)
                         .plus(pauses.longest()));
             }
-            assertThat(candidates.eventsOf(first).get(1)).isInstanceOfSatisfying(LeadershipRevokedEvent.class,
-                    (revoked) -> assertThat(revoked.getReason()).isEqualTo(LeadershipRevokedEvent.Reason.LOST));
+            assertThat(first.revocations()).first().isEqualTo(LeadershipRevokedEvent.Reason.LOST);
             long nextTerm = await().atMost(LONG_WAIT)
-                .until(() -> candidates.leader().map((leader) -> leader.term().orElse(lostTerm)),
+                .until(() -> election.leader().map((leader) -> leader.candidate().term().orElse(lostTerm)),
                         (term) -> term.isPresent() && term.get() != lostTerm)
                 .orElseThrow();
             assertThat(nextTerm).isGreaterThan(lostTerm);
-            await().atMost(LONG_WAIT).until(() -> witness.terms().size() >= 2);
-            assertThat(witness.breaches(Set.of(lostTerm))).isEmpty();
+            await().atMost(LONG_WAIT).until(() -> election.witness().terms().size() >= 2);
+            assertThat(election.witness().breaches(Set.of(lostTerm))).isEmpty();
         }
     }
 }
