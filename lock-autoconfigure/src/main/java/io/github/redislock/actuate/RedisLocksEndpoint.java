@@ -3,9 +3,13 @@ package io.github.redislock.actuate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -13,6 +17,8 @@ import io.github.redislock.LockException;
 import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockEngineState;
 import io.github.redislock.engine.LockInspection;
+import io.github.redislock.leader.LeaderCandidate;
+import io.github.redislock.leader.Leadership;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -58,6 +64,8 @@ public class RedisLocksEndpoint {
 
     private final Set<String> roles;
 
+    private final Supplier<? extends Collection<? extends Leadership>> elections;
+
     /** An endpoint that never shows keys (they are request data: user ids, order numbers). */
     public RedisLocksEndpoint(LockEngine engine) {
         this(engine, Show.NEVER, Set.of());
@@ -71,9 +79,20 @@ public class RedisLocksEndpoint {
      * @param roles the roles that may see keys with {@link Show#WHEN_AUTHORIZED} (empty: any authenticated user)
      */
     public RedisLocksEndpoint(LockEngine engine, Show showKeys, Set<String> roles) {
+        this(engine, showKeys, roles, List::of);
+    }
+
+    /**
+     * The same, with the elections this application stands in: each shown by name (never masked: a name is
+     * configuration, not request data), whether this instance leads it and in which term, and the lock name whose
+     * holder view ({@code /actuator/redislocks/<lock name>}) names the leader across instances.
+     */
+    public RedisLocksEndpoint(LockEngine engine, Show showKeys, Set<String> roles,
+            Supplier<? extends Collection<? extends Leadership>> elections) {
         this.engine = engine;
         this.showKeys = showKeys;
         this.roles = Set.copyOf(roles);
+        this.elections = elections;
     }
 
     /** The endpoint's answer for a caller with no security context (keys shown only with {@link Show#ALWAYS}). */
@@ -105,7 +124,18 @@ public class RedisLocksEndpoint {
         LockEngineState.Renewal renewal = state.renewal();
         return new RedisLocksDescriptor(held, waiting, new RenewalDescriptor(renewal.failing() ? "FAILING" : "OK",
                 renewal.period(), renewal.lastSuccess(), renewal.lastFailure(), renewal.lastError(),
-                renewal.failedRounds()));
+                renewal.failedRounds()), elections());
+    }
+
+    private List<ElectionDescriptor> elections() {
+        List<ElectionDescriptor> elections = new ArrayList<>();
+        for (Leadership leadership : this.elections.get()) {
+            OptionalLong term = leadership.term();
+            elections.add(new ElectionDescriptor(leadership.name(), term.isPresent(),
+                    term.isPresent() ? term.getAsLong() : null, LeaderCandidate.lockNameOf(leadership.name())));
+        }
+        elections.sort(Comparator.comparing(ElectionDescriptor::name));
+        return elections;
     }
 
     /** {@link #lock(SecurityContext, String...)} for a caller with no security context. */
@@ -158,9 +188,21 @@ public class RedisLocksEndpoint {
      * @param held the locks this application holds now, by key
      * @param waiting the keys this application's threads wait for
      * @param renewal how lease renewal fares
+     * @param elections the elections this application stands in
      */
     public record RedisLocksDescriptor(List<HeldLockDescriptor> held, List<WaitingDescriptor> waiting,
-            RenewalDescriptor renewal) implements OperationResponseBody {
+            RenewalDescriptor renewal, List<ElectionDescriptor> elections) implements OperationResponseBody {
+    }
+
+    /**
+     * One election this application stands in.
+     * @param name the election's name
+     * @param leader whether this instance leads it now
+     * @param term the term while it leads
+     * @param lockName the election's lock: {@code /actuator/redislocks/<lockName>} names the leader, whichever
+     * instance it is
+     */
+    public record ElectionDescriptor(String name, boolean leader, @Nullable Long term, String lockName) {
     }
 
     /**

@@ -7,9 +7,11 @@ import io.github.redislock.LockProvider;
 import io.github.redislock.aop.LeaderOnlyAdvisor;
 import io.github.redislock.leader.LeaderCandidate;
 import io.github.redislock.leader.LeaderOnlyCalls;
+import io.github.redislock.leader.LeaderRoles;
 import io.github.redislock.leader.Leadership;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -30,7 +32,8 @@ import org.springframework.core.env.Environment;
  * application's {@link LockProvider} (the engine over the one store), which is the {@link Leadership} bean, started
  * once the context is refreshed and stopped first when it closes; and, whatever the elections, the advice behind
  * {@code @LeaderOnly}, which grants a call only while this instance leads the method's election, and
- * {@link LeaderOnlyCalls}, which holds a leadership given up here until its running calls have returned. Several elections:
+ * {@link LeaderOnlyCalls}, which holds a leadership given up here until its running calls have returned; and
+ * {@link LeaderRoles}, which starts the {@code @LeaderRole} beans on a grant and stops them on a revocation. Several elections:
  * define {@link LeaderCandidate} beans of your own, one per name (this one's backs off when any {@link Leadership}
  * bean is defined). Backs off with {@code redis-lock.enabled=false}.
  */
@@ -67,6 +70,12 @@ public final class LeaderElectionAutoConfiguration {
                 () -> new DistributedLockTemplate(calls.getObject().locks(), Duration.ZERO,
                         properties.getObject().getOnLeaseLost()),
                 beanFactory, (order == Integer.MIN_VALUE) ? order : order - 1);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LeaderRoles leaderRoles(ListableBeanFactory beanFactory, Environment environment) {
+        return new LeaderRoles(beanFactory, () -> environment.getProperty("redis-lock.leader.name"));
     }
 
     @Bean

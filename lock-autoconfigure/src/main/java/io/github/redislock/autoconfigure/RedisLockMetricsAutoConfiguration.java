@@ -3,8 +3,11 @@ package io.github.redislock.autoconfigure;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.github.redislock.engine.LockEngine;
+import io.github.redislock.leader.Leadership;
+import io.github.redislock.metrics.LeaderMetrics;
 import io.github.redislock.metrics.RedisLockMetrics;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -14,7 +17,7 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * The lock engine's meters ({@link RedisLockMetrics}: lost locks, failed renewals, hand-offs, keys held and
- * threads waiting), when the application has a {@link MeterRegistry} and one {@link LockEngine}, whatever its
+ * threads waiting) and the elections' ({@link LeaderMetrics}: who leads, grants, revocations by reason), when the application has a {@link MeterRegistry} and one {@link LockEngine}, whatever its
  * store (built by {@link LockEngineAutoConfiguration} or defined by the application). Spring Boot binds them to
  * its registries. The meters of acquiring, holding and
  * releasing come from the template's observations instead; a {@link io.github.redislock.LockProvider} of the
@@ -37,5 +40,11 @@ public final class RedisLockMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     RedisLockMetrics redisLockMetrics(LockEngine lockEngine) {
         return new RedisLockMetrics(lockEngine);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LeaderMetrics leaderMetrics(ObjectProvider<Leadership> leaderships) {
+        return new LeaderMetrics(() -> leaderships.orderedStream().toList());
     }
 }

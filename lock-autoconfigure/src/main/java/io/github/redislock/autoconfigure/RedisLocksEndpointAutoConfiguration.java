@@ -2,7 +2,9 @@ package io.github.redislock.autoconfigure;
 
 import io.github.redislock.actuate.RedisLocksEndpoint;
 import io.github.redislock.engine.LockEngine;
+import io.github.redislock.leader.Leadership;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -28,7 +30,9 @@ public final class RedisLocksEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint
     @ConditionalOnSingleCandidate(LockEngine.class)
-    RedisLocksEndpoint redisLocksEndpoint(LockEngine lockEngine, RedisLocksEndpointProperties properties) {
-        return new RedisLocksEndpoint(lockEngine, properties.getShowKeys(), properties.getRoles());
+    RedisLocksEndpoint redisLocksEndpoint(LockEngine lockEngine, RedisLocksEndpointProperties properties,
+            ObjectProvider<Leadership> leaderships) {
+        return new RedisLocksEndpoint(lockEngine, properties.getShowKeys(), properties.getRoles(),
+                () -> leaderships.orderedStream().toList());
     }
 }

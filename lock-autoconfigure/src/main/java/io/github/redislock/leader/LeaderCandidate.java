@@ -112,7 +112,7 @@ public class LeaderCandidate implements Leadership, SmartLifecycle, ApplicationL
             throw new IllegalArgumentException("The yield pause must be zero or more: " + yieldPause);
         }
         try {
-            this.request = LockRequest.of("leader~" + name, Duration.ofMinutes(STAND_WAIT_MINUTES), null)
+            this.request = LockRequest.of(lockNameOf(name), Duration.ofMinutes(STAND_WAIT_MINUTES), null)
                 .nonReentrant();
         }
         catch (RuntimeException ex) {
@@ -146,6 +146,11 @@ public class LeaderCandidate implements Leadership, SmartLifecycle, ApplicationL
     /** The lock name of the election: {@code leader~<name>}, before the key prefix. Never lock it yourself. */
     public String lockName() {
         return this.request.keys().get(0);
+    }
+
+    /** The lock name of an election: {@code leader~<election>}, before the key prefix. */
+    public static String lockNameOf(String election) {
+        return "leader~" + election;
     }
 
     /** How often the leader's thread checks its lease by the local clock. */
