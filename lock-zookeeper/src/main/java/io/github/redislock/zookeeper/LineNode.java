@@ -25,7 +25,8 @@ import io.github.redislock.engine.Sharing;
 record LineNode(String name, Sharing sharing, String sequence) {
 
     /** Curator's protected name ({@code _c_<uuid>-}), the kind, then ZooKeeper's 10-digit sequence number. */
-    private static final Pattern NAME = Pattern.compile("_c_[0-9a-f-]{36}-(lock|read|permits([1-9]\\d{0,9}))-(\\d{10})");
+    private static final Pattern NAME = Pattern
+        .compile("_c_[0-9a-f-]{36}-(lock|read|permits([1-9]\\d{0,9}))-(\\d{10})");
 
     /** The node name a holder of this sharing creates, before Curator's prefix and the sequence number. */
     static String prefix(Sharing sharing) {

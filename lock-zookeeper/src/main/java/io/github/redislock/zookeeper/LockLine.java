@@ -30,7 +30,8 @@ import io.github.redislock.engine.Sharing;
  *          nodes before it)--&gt; ADMITTED (the store makes it a lock)
  * JOINED --an earlier node of another permit count--&gt; MISMATCHED (the take fails at once naming both; node deleted)
  * JOINED --not admitted: watch the nodes Admission names, park--&gt; PARKED --woken--&gt; JOINED (read the line again)
- * JOINED/PARKED --deadline, interrupt, failure, or its node gone with the session--&gt; LEFT (node deleted, watches removed)
+ * JOINED/PARKED --deadline, interrupt, failure, or its node gone with the session--&gt; LEFT (node deleted,
+ *          watches removed)
  * </pre>
  */
 final class LockLine {

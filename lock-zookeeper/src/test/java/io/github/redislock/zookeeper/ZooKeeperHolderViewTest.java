@@ -166,14 +166,16 @@ class ZooKeeperHolderViewTest {
         Application billing = application("billing");
         LockHandle first = orders.engine().acquire(request("doc").mode(LockMode.READ));
         LockHandle second = billing.engine().acquire(request("doc").mode(LockMode.READ));
-        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> billing.engine().acquire(request("doc")).close());
+        CompletableFuture<Void> writer = CompletableFuture
+            .runAsync(() -> billing.engine().acquire(request("doc")).close());
         await().atMost(Duration.ofSeconds(10)).until(() -> billing.store().waiting().containsKey("/locks/doc"));
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             LockInspection view = orders.engine().inspect("doc");
             assertThat(view.state()).isEqualTo(State.HELD);
             assertThat(view.sharing()).isEqualTo(Sharing.READ);
             assertThat(view.waiting()).isEqualTo(1);
-            assertThat(view.holders()).containsExactly(new Holding(Holder.of(orders.self()), first.fencingToken(), null),
+            assertThat(view.holders()).containsExactly(
+                    new Holding(Holder.of(orders.self()), first.fencingToken(), null),
                     new Holding(Holder.of(billing.self()), second.fencingToken(), null));
             // The newest holder at the top.
             assertThat(view.holder()).isEqualTo(Holder.of(billing.self()));
