@@ -141,9 +141,10 @@ class TortureOptionsTest {
             .extracting(TortureOptions.Run::scenario)
             .containsExactly(Scenario.ZOOKEEPER_HEALTHY, Scenario.ZOOKEEPER_WORKER_PARTITION,
                     Scenario.ZOOKEEPER_PARTITION, Scenario.ZOOKEEPER_SLOW_LINK, Scenario.ZOOKEEPER_WORKER_CLOCK_JUMP,
-                    Scenario.ZOOKEEPER_SERVER_CLOCK_JUMP);
+                    Scenario.ZOOKEEPER_SERVER_CLOCK_JUMP, Scenario.ZOOKEEPER_LEADER_KILL,
+                    Scenario.ZOOKEEPER_FOLLOWER_PARTITION, Scenario.ZOOKEEPER_ENSEMBLE_SPLIT);
         assertThat(options.runs()).filteredOn((run) -> !run.scenario().onZooKeeper())
-            .hasSize(2 * (Scenario.values().length - 6));
+            .hasSize(2 * (Scenario.values().length - 9));
     }
 
     @Test
