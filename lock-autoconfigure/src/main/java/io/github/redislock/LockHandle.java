@@ -1,5 +1,7 @@
 package io.github.redislock;
 
+import java.time.Duration;
+
 /**
  * One acquired lock. Close it to release; use it in a try-with-resources block:
  *
@@ -59,6 +61,48 @@ public interface LockHandle extends AutoCloseable {
      * @throws LockException if the store cannot be reached
      */
     boolean verifyHeld();
+
+    /**
+     * Extends this held lock: {@link #extend(Duration, Duration)} with no new minimum.
+     */
+    default boolean extend(Duration lease) {
+        return extend(lease, Duration.ZERO);
+    }
+
+    /**
+     * Extends this held lock to a fixed lease of {@code lease} counted from this call: the store sets the lock's
+     * lease to that length (shorter or longer than before), and {@link #isHeld()} follows the new lease by this
+     * JVM's clock. It is a fixed lease from then on, whatever the lock had: a renewed lock stops being renewed
+     * (waiting for a renewal round under way, if any), so the lock ends at most {@code lease} after this call
+     * unless it is extended again or released first. It does what ShedLock's {@code SimpleLock.extend} and
+     * Spring Integration's {@code renewLock(key, ttl)} do.
+     * <ul>
+     * <li>A lock still held, its lease not run out by this JVM's clock: one round trip to the store (a
+     * compare-and-extend, as renewal sends; on Redlock, to every node), then true.</li>
+     * <li>A lock already lost, a lease that has run out by this JVM's clock (nothing is sent then), or one the store
+     * no longer holds: false, and the lock is lost: marked and signalled once ({@code LockLostEvent}, detection
+     * RENEWAL), as if a renewal had found it. Extending never makes a lost lock held again.</li>
+     * <li>ZooKeeper, whose fixed lease is a timer in the holder's application (a node lasts as long as its
+     * session): the node is checked in ZooKeeper and the timer set to the new lease from the call.</li>
+     * <li>{@code holdAtLeast} above zero: when released, the key is kept until at least that long after this call
+     * (or longer, if the acquisition asked for more), as ShedLock's {@code lockAtLeastFor} of an extension.</li>
+     * <li>Several keys (a multi-key handle): each key is extended in turn; true if every one was, else the keys
+     * not extended are lost.</li>
+     * </ul>
+     * @param lease the new lease, from 1 ms to {@link LockRequest#MAX_LEASE}
+     * @param holdAtLeast how long after this call the key stays taken at least, from zero to {@code lease}
+     * @return whether the lock is held with the new lease
+     * @throws IllegalArgumentException if the lease or the minimum is out of range
+     * @throws IllegalStateException if this handle was closed
+     * @throws LockException if the store cannot be reached or cannot tell: the lock then keeps whichever of its
+     * old and new lease ends first, and a renewed lock is renewed again
+     * @throws UnsupportedOperationException if the handle is not one of this library's (a {@link LockProvider}
+     * of the application's own, whose handles do not implement it)
+     */
+    default boolean extend(Duration lease, Duration holdAtLeast) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not implement extend; the handles of "
+                + "this library's LockEngine do");
+    }
 
     /**
      * Releases the lock, only if the store still holds it for this handle: the store frees it, or hands it

@@ -42,6 +42,7 @@ final class LockObservations {
     ObservedLockHandle acquire(LockRequest request, LockProvider locks) {
         boolean waiting = request.waitNanos() > 0;
         LockObservationContext context = new LockObservationContext(Step.ACQUIRE, request.keys(), waiting);
+        context.setSharing(sharing(request));
         Observation acquire = observation(context).start();
         LockHandle handle;
         try (Observation.Scope scope = acquire.openScope()) {
@@ -63,6 +64,7 @@ final class LockObservations {
         acquire.stop();
         LockObservationContext holding = new LockObservationContext(Step.HOLD, request.keys(), waiting);
         holding.setFencingToken(handle.fencingToken());
+        holding.setSharing(context.getSharing());
         return new ObservedLockHandle(handle, this, holding, observation(holding).start());
     }
 
@@ -79,7 +81,16 @@ final class LockObservations {
         LockObservationContext context = new LockObservationContext(Step.RELEASE, holding.getKeys(),
                 holding.isWaiting());
         context.setFencingToken(holding.getFencingToken());
+        context.setSharing(holding.getSharing());
         return context;
+    }
+
+    /** The {@code sharing} key value of a request: {@code write}, {@code read} or {@code semaphore}. */
+    private static String sharing(LockRequest request) {
+        if (request.permits() > 1) {
+            return "semaphore";
+        }
+        return (request.mode() == LockMode.READ) ? "read" : "write";
     }
 
     private Observation observation(LockObservationContext context) {

@@ -48,14 +48,20 @@ public final class LockRequest {
 
     private final Duration holdAtLeast;
 
+    private final LockMode mode;
+
+    private final int permits;
+
     private LockRequest(List<String> keys, Duration waitTime, @Nullable Duration leaseTime, boolean reentrant,
-            Duration holdAtLeast) {
+            Duration holdAtLeast, LockMode mode, int permits) {
         this.keys = keys;
         this.waitTime = waitTime;
         this.leaseTime = leaseTime;
         this.waitNanos = saturatedNanos(waitTime);
         this.reentrant = reentrant;
         this.holdAtLeast = holdAtLeast;
+        this.mode = mode;
+        this.permits = permits;
     }
 
     /**
@@ -66,7 +72,8 @@ public final class LockRequest {
      */
     public static LockRequest of(String key, Duration waitTime, @Nullable Duration leaseTime) {
         checkKey(key);
-        return new LockRequest(List.of(key), checkWait(waitTime), checkLease(leaseTime), true, Duration.ZERO);
+        return new LockRequest(List.of(key), checkWait(waitTime), checkLease(leaseTime), true, Duration.ZERO,
+                LockMode.WRITE, 1);
     }
 
     /**
@@ -84,7 +91,8 @@ public final class LockRequest {
             checkKey(key);
             ordered.add(key);
         }
-        return new LockRequest(List.copyOf(ordered), checkWait(waitTime), checkLease(leaseTime), true, Duration.ZERO);
+        return new LockRequest(List.copyOf(ordered), checkWait(waitTime), checkLease(leaseTime), true, Duration.ZERO,
+                LockMode.WRITE, 1);
     }
 
     private static void checkKey(@Nullable String key) {
@@ -174,8 +182,8 @@ public final class LockRequest {
      * in (it would not wait for the work still running).
      */
     public LockRequest nonReentrant() {
-        return this.reentrant ? new LockRequest(this.keys, this.waitTime, this.leaseTime, false, this.holdAtLeast)
-                : this;
+        return this.reentrant ? new LockRequest(this.keys, this.waitTime, this.leaseTime, false, this.holdAtLeast,
+                this.mode, this.permits) : this;
     }
 
     /**
@@ -197,7 +205,8 @@ public final class LockRequest {
                     + holdAtLeast + ": the fixed lease would expire before the minimum; make the lease longer, or "
                     + "leave it renewed");
         }
-        return new LockRequest(this.keys, this.waitTime, this.leaseTime, this.reentrant, holdAtLeast);
+        return new LockRequest(this.keys, this.waitTime, this.leaseTime, this.reentrant, holdAtLeast, this.mode,
+                this.permits);
     }
 
     /** How long the keys stay taken at least after they were acquired; {@link Duration#ZERO}: no minimum. */
@@ -210,6 +219,55 @@ public final class LockRequest {
         return saturatedNanos(this.holdAtLeast);
     }
 
+    /**
+     * The same request in this mode: {@link LockMode#WRITE} (the default) is alone on its keys, {@link LockMode#READ}
+     * shares them with other readers (see {@link LockMode}).
+     * @throws IllegalArgumentException if it is {@code null}, or READ for a request of more than one permit (a
+     * semaphore has no modes)
+     */
+    public LockRequest mode(LockMode mode) {
+        if (mode == null) {
+            throw new IllegalArgumentException("mode must not be null");
+        }
+        if (mode == LockMode.READ && this.permits > 1) {
+            throw new IllegalArgumentException("A read lock has no permit count, but this request asks for "
+                    + this.permits + " permits: readers share a key without a limit; use permits with mode WRITE for "
+                    + "a semaphore");
+        }
+        return new LockRequest(this.keys, this.waitTime, this.leaseTime, this.reentrant, this.holdAtLeast, mode,
+                this.permits);
+    }
+
+    /** How the keys are shared: {@link LockMode#WRITE} (alone) unless {@link #mode(LockMode)} said otherwise. */
+    public LockMode mode() {
+        return this.mode;
+    }
+
+    /**
+     * The same request as one permit of a semaphore of {@code permits} on each key: at most that many holders at
+     * once across every application, each with a lease of its own (renewed while held, released when the work
+     * ends, back within one lease if its holder crashes). 1 (the default) is a plain lock. Every user of one key
+     * must ask for the same count: a request that finds the key in use with another count fails with a
+     * {@link LockException} naming both.
+     * @throws IllegalArgumentException if it is below 1, or above 1 for a {@link LockMode#READ} request
+     */
+    public LockRequest permits(int permits) {
+        if (permits < 1) {
+            throw new IllegalArgumentException("permits must be at least 1: " + permits);
+        }
+        if (permits > 1 && this.mode == LockMode.READ) {
+            throw new IllegalArgumentException("A read lock has no permit count (permits " + permits
+                    + "): readers share a key without a limit; use permits with mode WRITE for a semaphore");
+        }
+        return new LockRequest(this.keys, this.waitTime, this.leaseTime, this.reentrant, this.holdAtLeast, this.mode,
+                permits);
+    }
+
+    /** How many holders a key admits at once: 1 (a lock) unless {@link #permits(int)} said more. */
+    public int permits() {
+        return this.permits;
+    }
+
     /** Whether the calling thread may enter a lock it already holds, and be entered again by its next request. */
     public boolean isReentrant() {
         return this.reentrant;
@@ -220,6 +278,8 @@ public final class LockRequest {
         return "LockRequest" + this.keys + " wait " + this.waitTime + ", lease "
                 + ((this.leaseTime != null) ? this.leaseTime : "renewed")
                 + (this.holdAtLeast.isZero() ? "" : ", held at least " + this.holdAtLeast)
-                + (this.reentrant ? "" : ", not reentrant");
+                + (this.reentrant ? "" : ", not reentrant")
+                + ((this.mode == LockMode.READ) ? ", read" : "")
+                + ((this.permits > 1) ? ", " + this.permits + " permits" : "");
     }
 }

@@ -1,5 +1,6 @@
 package io.github.redislock;
 
+import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -91,6 +92,11 @@ final class ObservedLockHandle implements LockHandle {
     @Override
     public boolean verifyHeld() {
         return this.lock.verifyHeld();
+    }
+
+    @Override
+    public boolean extend(Duration lease, Duration holdAtLeast) {
+        return this.lock.extend(lease, holdAtLeast);
     }
 
     @Override

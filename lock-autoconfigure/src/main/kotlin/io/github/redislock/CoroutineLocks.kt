@@ -30,6 +30,9 @@ internal class CoroutineLocks(
     /** The lock names this element took (without the key prefix), as the request named them. */
     private val keys: List<String>,
     private val handle: LockHandle,
+    /** How this element's request shares its keys. */
+    private val mode: LockMode = LockMode.WRITE,
+    private val permits: Int = 1,
 ) : AbstractCoroutineContextElement(CoroutineLocks), ThreadContextElement<Any?> {
 
     companion object Key : CoroutineContext.Key<CoroutineLocks>
@@ -37,11 +40,27 @@ internal class CoroutineLocks(
     /** Every lock of the coroutine, outermost first, as `LockContext.all()` lists them. */
     private val handles: List<LockHandle> = (outer?.handles ?: emptyList()) + handle
 
-    /** Whether this coroutine holds the named lock (and it is still held: a lost lock is not entered again). */
-    fun holds(key: String): Boolean {
+    /**
+     * Whether this coroutine holds the named lock (and it is still held: a lost lock is not entered again) and may
+     * enter it for a request of this mode and count, as a thread may: a write lock admits nested write and read
+     * requests, a read lock nested reads, a permit nested permits of the same semaphore.
+     * @throws LockException for a write request inside the coroutine's read lock on the key (an upgrade would wait
+     * for that read lock forever) or another permit count than the one held
+     */
+    fun holds(key: String, mode: LockMode, permits: Int): Boolean {
         var element: CoroutineLocks? = this
         while (element != null) {
             if (key in element.keys && element.handle.isHeld) {
+                if (element.permits != permits) {
+                    throw LockException("Lock '$key' is held by this coroutine with ${element.permits} " +
+                        "permit(s), but a nested request asks for $permits: every user of one key must ask for the " +
+                        "same number of permits")
+                }
+                if (element.mode == LockMode.READ && mode == LockMode.WRITE) {
+                    throw LockException("Lock '$key' is held by this coroutine as a read lock; a write lock on it " +
+                        "now (an upgrade) would wait for that read lock forever, so it is refused: take the write " +
+                        "lock from the start (a write lock admits nested read locks), or release the read lock first")
+                }
                 return true
             }
             element = element.outer
@@ -106,19 +125,24 @@ internal object CoroutineLocking {
     ): T {
         val outer = currentCoroutineContext()[CoroutineLocks]
         val keys = request.keys()
-        val missing = if (outer != null && request.isReentrant) keys.filterNot(outer::holds) else keys
+        val missing = if (outer != null && request.isReentrant) {
+            keys.filterNot { outer.holds(it, request.mode(), request.permits()) }
+        } else {
+            keys
+        }
         if (missing.isEmpty()) {
             return work(outer!!)
         }
         val taken = if (missing.size == keys.size) request
             else LockRequest.of(missing, request.waitTime(), request.leaseTime()).holdAtLeast(request.holdAtLeast())
+                .permits(request.permits()).mode(request.mode())
         val handle = try {
             acquire(template, taken.nonReentrant())
         } catch (failure: LockNotAcquiredException) {
             return notAcquired(failure)
         }
         val result = try {
-            work(CoroutineLocks(outer, missing, handle))
+            work(CoroutineLocks(outer, missing, handle, request.mode(), request.permits()))
         } catch (failure: Throwable) {
             (handle as? ObservedLockHandle)?.workFailed(failure)
             release(handle, failure)

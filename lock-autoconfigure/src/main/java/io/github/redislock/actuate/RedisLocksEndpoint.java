@@ -89,13 +89,14 @@ public class RedisLocksEndpoint {
         List<HeldLockDescriptor> held = new ArrayList<>(state.held().size());
         for (LockEngineState.HeldKey key : state.held()) {
             held.add(new HeldLockDescriptor(show ? key.key() : MASKED, key.fencingToken(), key.heldSince(),
-                    key.leaseTime(), key.renewed(), key.leaseStartedAt(), key.thread(), key.holds()));
+                    key.leaseTime(), key.renewed(), key.leaseStartedAt(), key.thread(), key.holds(),
+                    key.sharing().mode().name(), key.sharing().permits()));
         }
         for (LockEngineState.KeptKey key : state.kept()) {
             // Held by this application in Redis, by no thread: its work ended before holdAtLeast had passed.
             held.add(new HeldLockDescriptor(show ? key.key() : MASKED, key.fencingToken(), key.heldSince(),
                     Duration.between(key.heldSince(), key.keptUntil()), false, key.heldSince(),
-                    KEPT_PREFIX + key.keptUntil() + ")", 0));
+                    KEPT_PREFIX + key.keptUntil() + ")", 0, "WRITE", 1));
         }
         List<WaitingDescriptor> waiting = new ArrayList<>(state.waiting().size());
         for (Map.Entry<String, Integer> entry : state.waiting().entrySet()) {
@@ -136,10 +137,20 @@ public class RedisLocksEndpoint {
         }
         boolean show = this.showKeys.isShown(securityContext, this.roles);
         LockInspection.Holder holder = view.holder();
-        HolderDescriptor holderDescriptor = (holder != null) ? new HolderDescriptor(holder.known(),
-                holder.application(), holder.instance(), holder.host(), holder.pid(), view.since()) : null;
+        HolderDescriptor holderDescriptor = (holder != null) ? describe(holder, view.since()) : null;
+        List<HoldingDescriptor> holders = new ArrayList<>(view.holders().size());
+        for (LockInspection.Holding holding : view.holders()) {
+            holders.add(new HoldingDescriptor(describe(holding.holder(), null), holding.fencingToken(),
+                    holding.leaseRemaining()));
+        }
         return new LockViewDescriptor(show ? view.key() : MASKED, view.held(), view.state().name(), holderDescriptor,
-                view.fencingToken(), view.leaseRemaining(), view.waiting());
+                view.fencingToken(), view.leaseRemaining(), view.waiting(), view.sharing().mode().name(),
+                view.sharing().permits(), holders);
+    }
+
+    private static HolderDescriptor describe(LockInspection.Holder holder, @Nullable Instant since) {
+        return new HolderDescriptor(holder.known(), holder.application(), holder.instance(), holder.host(),
+                holder.pid(), since);
     }
 
     /**
@@ -162,9 +173,12 @@ public class RedisLocksEndpoint {
      * @param leaseStartedAt when the current lease began: the last successful renewal, or the acquisition
      * @param thread the thread that took it
      * @param holds nested (reentrant) acquisitions sharing it
+     * @param mode {@code WRITE} (alone on the key) or {@code READ} (shared with readers)
+     * @param permits 1, or the count of the semaphore whose permit this is (a shared key held by several threads
+     * here is listed once per holder)
      */
     public record HeldLockDescriptor(String key, long fencingToken, Instant heldSince, Duration leaseTime,
-            boolean renewed, Instant leaseStartedAt, String thread, int holds) {
+            boolean renewed, Instant leaseStartedAt, String thread, int holds, String mode, int permits) {
     }
 
     /**
@@ -199,10 +213,24 @@ public class RedisLocksEndpoint {
      * @param fencingToken the fencing token the store keeps with it
      * @param leaseRemaining how long until it frees itself unless renewed
      * @param waiting how many applications queue for it ({@code null}: the store keeps no queue)
+     * @param mode {@code WRITE} or {@code READ}: how the key is in use (a free key: {@code WRITE})
+     * @param permits 1, or the count of a semaphore
+     * @param holders every holder: one for a write lock, each reader or permit holder for a shared key (whose
+     * {@code holder}, {@code fencingToken} and {@code leaseRemaining} above are then those of the latest holder)
      */
     public record LockViewDescriptor(String key, boolean held, String state, @Nullable HolderDescriptor holder,
-            @Nullable Long fencingToken, @Nullable Duration leaseRemaining, @Nullable Integer waiting)
-            implements OperationResponseBody {
+            @Nullable Long fencingToken, @Nullable Duration leaseRemaining, @Nullable Integer waiting, String mode,
+            int permits, List<HoldingDescriptor> holders) implements OperationResponseBody {
+    }
+
+    /**
+     * One holder of a key.
+     * @param holder the instance, as the store's instance registry names it
+     * @param fencingToken its fencing token
+     * @param leaseRemaining how long until its lease runs out unless renewed
+     */
+    public record HoldingDescriptor(HolderDescriptor holder, @Nullable Long fencingToken,
+            @Nullable Duration leaseRemaining) {
     }
 
     /**

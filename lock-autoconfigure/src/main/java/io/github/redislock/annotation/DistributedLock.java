@@ -66,6 +66,23 @@ public @interface DistributedLock {
      */
     String holdAtLeast() default "";
 
+    /**
+     * How the key is shared: {@link io.github.redislock.LockMode#WRITE} (the default) is alone on it, against
+     * writers and readers; {@link io.github.redislock.LockMode#READ} shares it with other readers. A write lock
+     * taken inside the same thread's read lock on the key (an upgrade) fails at once with a
+     * {@link io.github.redislock.LockException}; a read lock inside a write lock enters it.
+     */
+    io.github.redislock.LockMode mode() default io.github.redislock.LockMode.WRITE;
+
+    /**
+     * How many holders the key admits at once across every instance: 1 (the default) is a lock; more makes the key
+     * a semaphore of that many permits (a concurrency limit, not a rate limit), each held like a lock: renewed
+     * while the method runs, released when it ends, back within one lease if its instance crashes. Every user of one
+     * key must give the same count. Less than 1, or more than 1 with {@code mode = READ}, stops the application at
+     * start-up.
+     */
+    int permits() default 1;
+
     /** What to do when the lock is not acquired within the wait time. */
     OnLockFailure onFailure() default OnLockFailure.THROW;
 

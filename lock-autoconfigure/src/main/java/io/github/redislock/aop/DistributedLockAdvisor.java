@@ -35,8 +35,9 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
      */
     public DistributedLockAdvisor(LockOperationSource operations, Supplier<DistributedLockTemplate> template,
             @Nullable BeanFactory beanFactory, int order) {
-        this.interceptor = new DistributedLockInterceptor(operations, template, beanFactory);
-        this.pointcut = new LockedMethodPointcut(operations);
+        LockOperations parsed = LockOperations.of(operations);
+        this.interceptor = new DistributedLockInterceptor(parsed, template, beanFactory);
+        this.pointcut = new LockedMethodPointcut(parsed);
         setOrder(order);
     }
 
@@ -50,11 +51,12 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
         return this.interceptor;
     }
 
-    private static final class LockedMethodPointcut extends StaticMethodMatcherPointcut {
+    /** The methods that have an operation, on the classes that have any (also {@code @LeaderOnly}'s). */
+    static final class LockedMethodPointcut extends StaticMethodMatcherPointcut {
 
-        private final LockOperationSource operations;
+        private final LockOperations operations;
 
-        LockedMethodPointcut(LockOperationSource operations) {
+        LockedMethodPointcut(LockOperations operations) {
             this.operations = operations;
             setClassFilter(new LockedClassFilter(operations));
         }
@@ -65,7 +67,7 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
         }
     }
 
-    private record LockedClassFilter(LockOperationSource operations) implements ClassFilter {
+    private record LockedClassFilter(LockOperations operations) implements ClassFilter {
 
         @Override
         public boolean matches(Class<?> type) {

@@ -30,7 +30,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
     private static final Log logger = LogFactory.getLog(DistributedLockInterceptor.class);
 
-    private final LockOperationSource operations;
+    private final LockOperations operations;
 
     private final Supplier<DistributedLockTemplate> templateSupplier;
 
@@ -42,7 +42,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
      * @param templateSupplier looked up on first use, so that creating the advisor early (as the proxy
      * machinery does) does not drag the Redis connection factory into early initialisation
      */
-    DistributedLockInterceptor(LockOperationSource operations, Supplier<DistributedLockTemplate> templateSupplier,
+    DistributedLockInterceptor(LockOperations operations, Supplier<DistributedLockTemplate> templateSupplier,
             @Nullable BeanFactory beanFactory) {
         this.operations = operations;
         this.templateSupplier = templateSupplier;

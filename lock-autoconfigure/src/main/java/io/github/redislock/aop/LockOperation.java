@@ -26,8 +26,8 @@ final class LockOperation {
     /** The fixed lease, or {@code null}: renewed. */
     private final @Nullable Duration leaseTime;
 
-    /** How long the lock stays taken at least after it was acquired; zero: no minimum. */
-    private final Duration holdAtLeast;
+    /** holdAtLeast, mode and permits. */
+    private final RequestShape shape;
 
     private final OnLockFailure onFailure;
 
@@ -36,20 +36,20 @@ final class LockOperation {
     private final LockedReturn returns;
 
     LockOperation(String origin, List<KeyTemplate> keys, Duration waitTime, @Nullable Duration leaseTime,
-            Duration holdAtLeast, OnLockFailure onFailure, @Nullable LockFallback fallback, LockedReturn returns) {
+            RequestShape shape, OnLockFailure onFailure, @Nullable LockFallback fallback, LockedReturn returns) {
         this.origin = origin;
         this.keys = keys.toArray(new KeyTemplate[0]);
         this.waitTime = waitTime;
         this.leaseTime = leaseTime;
-        this.holdAtLeast = holdAtLeast;
+        this.shape = shape;
         this.onFailure = onFailure;
         this.fallback = fallback;
         this.returns = returns;
     }
 
     /**
-     * The request for one call: the resolved keys (validated, and ordered by the request), wait, lease and
-     * minimum hold.
+     * The request for one call: the resolved keys (validated, and ordered by the request), wait, lease, minimum
+     * hold, mode and permits.
      */
     LockRequest request(KeyEvaluation evaluation) {
         List<String> resolved = new ArrayList<>(this.keys.length);
@@ -59,7 +59,7 @@ final class LockOperation {
         try {
             LockRequest request = (resolved.size() == 1) ? LockRequest.of(resolved.get(0), this.waitTime, this.leaseTime)
                     : LockRequest.of(resolved, this.waitTime, this.leaseTime);
-            return this.holdAtLeast.isZero() ? request : request.holdAtLeast(this.holdAtLeast);
+            return this.shape.apply(request);
         }
         catch (LockException ex) {
             throw new LockException("Lock key " + describeKeys() + " of " + this.origin + ": " + ex.getMessage(), ex);
@@ -72,6 +72,11 @@ final class LockOperation {
             sources.append((sources.length() == 0) ? "'" : ", '").append(template.source()).append('\'');
         }
         return sources.toString();
+    }
+
+    /** holdAtLeast, mode and permits. */
+    RequestShape shape() {
+        return this.shape;
     }
 
     String origin() {

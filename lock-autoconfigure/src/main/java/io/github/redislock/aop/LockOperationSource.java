@@ -13,6 +13,7 @@ import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 import io.github.redislock.InvalidLockDefinitionException;
+import io.github.redislock.LockMode;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.annotation.OnLockFailure;
@@ -39,8 +40,8 @@ import org.springframework.util.ReflectionUtils;
  */
 public final class LockOperationSource {
 
-    private static final LockOperation NONE = new LockOperation("none", List.of(), Duration.ZERO, null, Duration.ZERO,
-            OnLockFailure.THROW, null, LockedReturn.VALUE);
+    private static final LockOperation NONE = new LockOperation("none", List.of(), Duration.ZERO, null,
+            RequestShape.PLAIN, OnLockFailure.THROW, null, LockedReturn.VALUE);
 
     private final KeyTemplateParser parser;
 
@@ -98,6 +99,30 @@ public final class LockOperationSource {
         return found;
     }
 
+    /**
+     * The methods parsed so far that share their keys (a read lock or a semaphore), for checks at start-up: by the
+     * time every singleton is instantiated, every locked method of a singleton bean has been parsed.
+     */
+    public List<SharedDeclaration> sharedDeclarations() {
+        List<SharedDeclaration> shared = new ArrayList<>();
+        for (LockOperation operation : this.operations.values()) {
+            if (operation != NONE && operation.shape().isShared()) {
+                shared.add(new SharedDeclaration(operation.origin(), operation.shape().mode(),
+                        operation.shape().permits()));
+            }
+        }
+        return shared;
+    }
+
+    /**
+     * A locked method that shares its keys.
+     * @param method {@code Class#method}
+     * @param mode its mode
+     * @param permits its permit count
+     */
+    public record SharedDeclaration(String method, LockMode mode, int permits) {
+    }
+
     /** The operation for a method invoked on the target class, or {@code null} if it is not locked. */
     @Nullable LockOperation getOperation(Method method, @Nullable Class<?> targetClass) {
         MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
@@ -133,7 +158,8 @@ public final class LockOperationSource {
         if (lease.toMillis() < 1) {
             throw new InvalidLockDefinitionException(origin, "leaseTime must be at least 1ms: " + annotation.leaseTime());
         }
-        Duration holdAtLeast = holdAtLeast(annotation, lease, origin);
+        RequestShape shape = RequestShape.of(annotation,
+                duration(annotation.holdAtLeast(), () -> Duration.ZERO, "holdAtLeast", origin), lease, origin);
         Class<?> returnType = specific.getReturnType();
         if (annotation.onFailure() == OnLockFailure.SKIP && returnType.isPrimitive() && returnType != void.class) {
             throw new InvalidLockDefinitionException(origin, "onFailure = SKIP needs a return value to skip with, "
@@ -153,7 +179,7 @@ public final class LockOperationSource {
             throw new InvalidLockDefinitionException(origin, "onFailure = SKIP returns null, but the suspend function's "
                     + "return type is not nullable; make it nullable (Int?), or use THROW or a fallbackMethod");
         }
-        return new LockOperation(origin, keys, wait, annotation.leaseTime().isEmpty() ? null : lease, holdAtLeast,
+        return new LockOperation(origin, keys, wait, annotation.leaseTime().isEmpty() ? null : lease, shape,
                 annotation.onFailure(), fallback, returns);
     }
 
@@ -161,24 +187,9 @@ public final class LockOperationSource {
      * The static {@code name$suspendImpl} into which Kotlin compiles the body of an open suspend function (with its
      * annotations); calls go through the function itself, which is the one locked.
      */
-    private static boolean isSuspendBody(Method method) {
+    static boolean isSuspendBody(Method method) {
         return Modifier.isStatic(method.getModifiers()) && method.getName().endsWith("$suspendImpl")
                 && KotlinDetector.isKotlinType(method.getDeclaringClass());
-    }
-
-    /** {@code holdAtLeast}: zero when empty; never negative, nor longer than a fixed lease. */
-    private Duration holdAtLeast(DistributedLock annotation, Duration lease, String origin) {
-        Duration holdAtLeast = duration(annotation.holdAtLeast(), () -> Duration.ZERO, "holdAtLeast", origin);
-        if (holdAtLeast.isNegative()) {
-            throw new InvalidLockDefinitionException(origin, "holdAtLeast must not be negative: "
-                    + annotation.holdAtLeast());
-        }
-        if (!annotation.leaseTime().isEmpty() && lease.compareTo(holdAtLeast) < 0) {
-            throw new InvalidLockDefinitionException(origin, "leaseTime '" + annotation.leaseTime() + "' (" + lease
-                    + ") is shorter than holdAtLeast '" + annotation.holdAtLeast() + "' (" + holdAtLeast + "): the "
-                    + "fixed lease would expire before the minimum; make leaseTime longer, or leave it empty (renewed)");
-        }
-        return holdAtLeast;
     }
 
     private static void checkInterceptable(Method method, String origin) {

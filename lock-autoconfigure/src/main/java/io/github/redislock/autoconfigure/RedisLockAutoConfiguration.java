@@ -15,6 +15,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -88,6 +89,13 @@ public final class RedisLockAutoConfiguration {
         int order = Binder.get(environment).bind("redis-lock.order", Integer.class)
                 .orElse(RedisLockProperties.DEFAULT_ORDER);
         return new DistributedLockAdvisor(lockOperationSource, distributedLockTemplate::getObject, beanFactory, order);
+    }
+
+    @Bean
+    @ConditionalOnBean(LockOperationSource.class)
+    static SharedLocksGuard redisLockSharedLocksGuard(LockOperationSource lockOperationSource,
+            ObjectProvider<LockEngine> lockEngine) {
+        return new SharedLocksGuard(lockOperationSource, lockEngine);
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -28,6 +28,8 @@ import io.github.redislock.LockRequest;
  * request fails with {@link LockNotAcquiredException}. A store without leases has nothing to run out.
  * <pre>
  * TAKING(i)  key i entered again (reentrant request, this thread holds it)      TAKING(i+1)
+ * TAKING(i)  this thread holds key i as a read lock and asks to write, or holds  UNDONE, LockException (never
+ *            it with another permit count ({@link LockEngine#enterAgain})        sent to the store)
  * TAKING(i)  the store takes key i, fresh                                        TAKING(i+1)
  * TAKING(i)  the store takes key i, not fresh                                    RETAKING(i): released, taken again
  *                                                                                 with a fresh token (see above)
@@ -77,13 +79,19 @@ final class Acquirer {
             // Never send an attempt whose answer nobody would wait for.
             throw new LockException("Interrupted before acquiring lock " + List.of(keys));
         }
+        Sharing sharing = Sharing.of(request);
+        if (!this.store.supports(sharing)) {
+            throw new LockException("Lock " + List.of(keys) + " asks for " + sharing.describe() + ", but "
+                    + this.store.describe() + " keeps exclusive locks only");
+        }
         Duration fixedLease = request.leaseTime();
         long lease = (fixedLease != null) ? fixedLease.toMillis() : this.renewedLeaseMillis;
         // Compared as deadline - now, which stays right even when the sum wraps (a wait of Long.MAX_VALUE ns).
         long validNanos = this.store.leased() ? this.store.validNanos(lease) : Long.MAX_VALUE;
-        Take take = new Take(request, lease, fixedLease == null, start, start + request.waitNanos(), validNanos);
+        Take take = new Take(request, sharing, lease, fixedLease == null, start, start + request.waitNanos(),
+                validNanos);
         if (keys.length == 1) {
-            LockHandle handle = enterAgain(keys[0], request);
+            LockHandle handle = enterAgain(keys[0], take);
             handle = (handle != null) ? handle : takeFresh(keys[0], this.tokens.next(), take);
             if (handle == null) {
                 throw notAcquired(keys, start);
@@ -114,7 +122,7 @@ final class Acquirer {
         String token = this.tokens.next();
         try {
             for (int i = 0; i < keys.length; i++) {
-                EngineHandle handle = enterAgain(keys[i], take.request);
+                EngineHandle handle = enterAgain(keys[i], take);
                 if (handle == null) {
                     fromStore[i] = true;
                     handle = takeFresh(keys[i], token, take);
@@ -143,8 +151,9 @@ final class Acquirer {
     }
 
     /** The key entered again, when the request is reentrant and this thread holds it; else {@code null}. */
-    private @Nullable EngineHandle enterAgain(String key, LockRequest request) {
-        return request.isReentrant() ? this.engine.enterAgain(key, request.holdAtLeastNanos()) : null;
+    private @Nullable EngineHandle enterAgain(String key, Take take) {
+        return take.request.isReentrant()
+                ? this.engine.enterAgain(key, take.sharing, take.request.holdAtLeastNanos()) : null;
     }
 
     /**
@@ -156,7 +165,7 @@ final class Acquirer {
         String attempt = token;
         boolean retaken = false;
         while (true) {
-            StoreLock lock = this.store.take(key, attempt, take.lease, take.renewed, take.deadline);
+            StoreLock lock = this.store.take(key, attempt, take.lease, take.renewed, take.deadline, take.sharing);
             if (lock == null) {
                 return null;
             }
@@ -164,7 +173,8 @@ final class Acquirer {
             long now = System.nanoTime();
             if (take.validNanos == Long.MAX_VALUE
                     || lock.leaseStartNanos() + take.validNanos - now >= marginNanos(take.validNanos)) {
-                return this.engine.register(lock, take.lease, take.renewed, take.validNanos, take.request, now);
+                return this.engine.register(lock, take.sharing, take.lease, take.renewed, take.validNanos,
+                        take.request, now);
             }
             discard(lock, now);
             if (retaken && take.deadline - System.nanoTime() <= 0) {
@@ -214,7 +224,7 @@ final class Acquirer {
      * ({@link System#nanoTime()}), and how long a lease counts as held ({@code Long.MAX_VALUE}: a store without
      * leases).
      */
-    private record Take(LockRequest request, long lease, boolean renewed, long start, long deadline,
+    private record Take(LockRequest request, Sharing sharing, long lease, boolean renewed, long start, long deadline,
             long validNanos) {
     }
 }

@@ -1,5 +1,6 @@
 package io.github.redislock.engine;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.redislock.LockHandle;
@@ -54,6 +55,15 @@ final class EngineHandle implements LockHandle {
     @Override
     public boolean verifyHeld() {
         return this.engine.verify(this.entry);
+    }
+
+    /** Extends the key's lock, which nested acquisitions share: see {@link Extender}. */
+    @Override
+    public boolean extend(Duration lease, Duration holdAtLeast) {
+        if (this.closed.get()) {
+            throw new IllegalStateException("Lock '" + key() + "' was released by this handle; it cannot be extended");
+        }
+        return this.engine.extend(this.entry, lease, holdAtLeast);
     }
 
     @Override

@@ -18,6 +18,9 @@ import org.jspecify.annotations.Nullable;
  * HELD(n)  the owner thread asks again (reentrant request, lock held)       HELD(n+1)
  * HELD(n)  an acquisition ends, n &gt; 1                                     HELD(n-1)
  * HELD(n)  a renewal round extends it                                       HELD(n), lease counted from the round
+ * HELD(n)  {@link Extender}: the store extends it to a new fixed lease        HELD(n), that lease counted from the
+ *                                                                           call, no longer renewed (renewed again
+ *                                                                           only if the store could not answer)
  * HELD(n)  renewal, commit check or the store finds it no longer held       LOST(n), signalled once
  * HELD(n)  a renewal round cannot tell ({@link Extension#UNKNOWN})          HELD(n), lease unchanged, asked again
  * HELD(n)  a renewal tick finds its lease run out by the local clock with     LOST(n), signalled once (RENEWAL),
@@ -36,6 +39,9 @@ import org.jspecify.annotations.Nullable;
  * before an extension was confirmed ends the lock for good (the LOST row above): an extension confirmed after
  * that never makes it held again.
  * <p>
+ * Shared keys (read locks, a semaphore's permits) have one entry per holder here, each with a lock of its own in
+ * the store; what a thread that holds one may enter again is {@link LockEngine}'s rule.
+ * <p>
  * A lock taken for a non-reentrant request has no owner thread: nobody enters it again, and it ends after its
  * one acquisition. The counts are guarded by this; the state and lease clock are read without locking.
  */
@@ -52,9 +58,14 @@ final class Entry {
 
     final StoreLock lock;
 
-    final long leaseMillis;
+    /** The lease it was taken or last extended with. */
+    private volatile long leaseMillis;
 
-    final boolean renewed;
+    /** Whether the engine renews it; false for good from the first {@link Extender extension}. */
+    private volatile boolean renewed;
+
+    /** How the key is shared: the kind this acquisition asked for. */
+    final Sharing sharing;
 
     /** The thread that may enter again, or {@code null} for a lock no thread owns. */
     private final @Nullable Thread owner;
@@ -65,11 +76,11 @@ final class Entry {
      */
     final long holdFromNanos;
 
-    /** How long after a lease starts the lock counts as held, in ns; {@code Long.MAX_VALUE}: no lease. */
-    private final long validNanos;
-
-    /** When the engine's last extension was sent ({@link System#nanoTime()}). */
-    private volatile long extendedAtNanos;
+    /**
+     * When the engine's last extension was sent, and how long after it the lock counts as held: one value, so
+     * that a reader never pairs a new length with an old start.
+     */
+    private volatile Lease lease;
 
     private volatile int state = HELD;
 
@@ -84,15 +95,15 @@ final class Entry {
      * without leases
      * @param takenAtNanos when the store returned the lock ({@link System#nanoTime()})
      */
-    Entry(StoreLock lock, long leaseMillis, boolean renewed, long validNanos, boolean reentrant,
+    Entry(StoreLock lock, Sharing sharing, long leaseMillis, boolean renewed, long validNanos, boolean reentrant,
             long holdAtLeastNanos, long takenAtNanos) {
         this.lock = lock;
+        this.sharing = sharing;
         this.leaseMillis = leaseMillis;
         this.renewed = renewed;
-        this.validNanos = validNanos;
+        this.lease = new Lease(lock.leaseStartNanos(), validNanos);
         this.owner = reentrant ? Thread.currentThread() : null;
         this.holdAtLeastNanos = holdAtLeastNanos;
-        this.extendedAtNanos = lock.leaseStartNanos();
         this.holdFromNanos = takenAtNanos;
     }
 
@@ -106,8 +117,9 @@ final class Entry {
      * JVM's clock (always, for a store without leases).
      */
     boolean leaves(long marginNanos, long nowNanos) {
+        Lease lease = this.lease;
         return this.state == HELD && this.lock.isValid()
-                && (this.validNanos == Long.MAX_VALUE || expiresAtNanos() - nowNanos >= marginNanos);
+                && (lease.validNanos == Long.MAX_VALUE || lease.expiresAtNanos(this.lock) - nowNanos >= marginNanos);
     }
 
     boolean isLost() {
@@ -116,27 +128,62 @@ final class Entry {
 
     /** Whether its lease (leased stores) has run out by this JVM's clock at {@code nowNanos}. */
     boolean leaseRanOut(long nowNanos) {
-        return this.validNanos != Long.MAX_VALUE && nowNanos - expiresAtNanos() >= 0;
-    }
-
-    /** Until when the lease surely lasts, by this JVM's clock. */
-    private long expiresAtNanos() {
-        long start = this.extendedAtNanos;
-        long storeStart = this.lock.leaseStartNanos();
-        return ((storeStart - start > 0) ? storeStart : start) + this.validNanos;
+        Lease lease = this.lease;
+        return lease.validNanos != Long.MAX_VALUE && nowNanos - lease.expiresAtNanos(this.lock) >= 0;
     }
 
     /** When the current lease began ({@link System#nanoTime()}), for the endpoint. */
     long leaseStartNanos() {
-        long start = this.extendedAtNanos;
-        long storeStart = this.lock.leaseStartNanos();
-        return (storeStart - start > 0) ? storeStart : start;
+        return this.lease.startNanos(this.lock);
+    }
+
+    boolean isRenewed() {
+        return this.renewed;
+    }
+
+    long leaseMillis() {
+        return this.leaseMillis;
     }
 
     /** A renewal round sent at {@code sentAtNanos} extended it. */
-    void extended(long sentAtNanos) {
-        if (sentAtNanos - this.extendedAtNanos > 0) {
-            this.extendedAtNanos = sentAtNanos;
+    synchronized void extended(long sentAtNanos) {
+        Lease lease = this.lease;
+        if (sentAtNanos - lease.fromNanos > 0) {
+            this.lease = new Lease(sentAtNanos, lease.validNanos);
+        }
+    }
+
+    /** From now on a fixed lease: no renewal round will extend it again ({@link Extender}). */
+    void stopRenewal() {
+        this.renewed = false;
+    }
+
+    /** Renewed again: its extension failed before the store could confirm it ({@link Extender}). */
+    void resumeRenewal() {
+        this.renewed = true;
+    }
+
+    /**
+     * An extension sent at {@code sentAtNanos} gave it a lease of {@code leaseMillis}, held for {@code validNanos}
+     * by this JVM's clock; when {@code confirmed} is false (the store's answer never came), the lock keeps
+     * whichever of the old and the new lease ends first, as the store may have applied either.
+     */
+    synchronized void extendedTo(long sentAtNanos, long leaseMillis, long validNanos, boolean confirmed) {
+        Lease old = this.lease;
+        Lease extended = new Lease(sentAtNanos, validNanos);
+        if (confirmed || extended.expiresAtNanos(this.lock) - old.expiresAtNanos(this.lock) < 0) {
+            this.lease = extended;
+            this.leaseMillis = leaseMillis;
+        }
+    }
+
+    /**
+     * Keeps the key, when released, until at least {@code holdAtLeastNanos} after {@code nowNanos}, or longer if
+     * an acquisition asked for more.
+     */
+    synchronized void holdAtLeastFrom(long nowNanos, long holdAtLeastNanos) {
+        if (holdAtLeastNanos > 0) {
+            this.holdAtLeastNanos = Math.max(this.holdAtLeastNanos, (nowNanos - this.holdFromNanos) + holdAtLeastNanos);
         }
     }
 
@@ -151,6 +198,11 @@ final class Entry {
         this.holds++;
         this.holdAtLeastNanos = Math.max(this.holdAtLeastNanos, holdAtLeastNanos);
         return true;
+    }
+
+    /** Whether this thread may enter it again (a lock taken by a reentrant request of that thread). */
+    boolean isOwnedBy(Thread thread) {
+        return this.owner == thread;
     }
 
     /** Ends one acquisition; true when it was the last, and the key must be released. */
@@ -191,11 +243,29 @@ final class Entry {
         return new LockEngineState.HeldKey(this.lock.key(), this.lock.fencingToken(),
                 now.minusNanos(nowNanos - this.holdFromNanos), Duration.ofMillis(this.leaseMillis), this.renewed,
                 now.minusNanos(nowNanos - leaseStartNanos()),
-                (this.owner != null) ? this.owner.getName() : "(asynchronous work)", this.holds);
+                (this.owner != null) ? this.owner.getName() : "(asynchronous work)", this.holds, this.sharing);
     }
 
     @Override
     public String toString() {
         return this.lock.key();
+    }
+
+    /**
+     * A lease as this JVM counts it: from when the request that began it was sent, for {@code validNanos}
+     * ({@code Long.MAX_VALUE}: a store without leases). A store that moves its lock's lease start later (a Redis
+     * lock passed on within the application) moves it too.
+     */
+    private record Lease(long fromNanos, long validNanos) {
+
+        long startNanos(StoreLock lock) {
+            long storeStart = lock.leaseStartNanos();
+            return (storeStart - this.fromNanos > 0) ? storeStart : this.fromNanos;
+        }
+
+        /** Until when the lease surely lasts, by this JVM's clock. */
+        long expiresAtNanos(StoreLock lock) {
+            return startNanos(lock) + this.validNanos;
+        }
     }
 }

@@ -5,8 +5,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -27,6 +25,9 @@ import io.github.redislock.LockRequest;
  * (work that goes on off the calling thread: asynchronous and reactive methods) neither enters a held key nor
  * can be entered: it goes to the store, which keeps it out while the key is held. The key is released when the
  * last nested handle closes. The states of one key, lease and loss included, are in {@link Entry}.</li>
+ * <li>Sharing: a request's mode and permit count ({@link Sharing}) go to the store with each key; a shared key
+ * has one entry per holder here. A thread enters again what it holds by the rule of {@link #enterAgain}, and an
+ * upgrade (a write acquisition inside its own read lock) or another permit count fails at once.</li>
  * <li>Multi-key: the request's keys (sorted and without duplicates, see {@link LockRequest}) are taken one by
  * one in that order within the request's one wait time, all or nothing; the state machine is in
  * {@link Acquirer}.</li>
@@ -38,7 +39,8 @@ import io.github.redislock.LockRequest;
  * longer, and the longest minimum applies when the last one ends; the kept keys are remembered for the
  * endpoint ({@link KeptLocks}).</li>
  * <li>Renewal ({@link Renewer}): one batched {@link LockStore#extend} per tick, every third of the renewed lease,
- * for every renewed lock held, with its health for the endpoint.</li>
+ * for every renewed lock held, with its health for the endpoint; and a holder's own extension to a fixed lease
+ * ({@link Extender}, {@link LockHandle#extend}) through the same store call.</li>
  * <li>Loss: a lock the store no longer holds, found by renewal, release, a commit check or the store itself, and
  * a renewed lock whose lease ran out by this JVM's clock with no extension confirmed, is marked lost once and
  * signalled once ({@link LossSignal}: a WARN and the {@link LockLossListener}); its handles then say so, and
@@ -61,10 +63,10 @@ public class LockEngine implements LockProvider, AutoCloseable {
     private final long renewedLeaseMillis;
 
     /** Keys this application holds now through this engine, for reentrancy and the endpoint. */
-    private final Map<String, Entry> held = new ConcurrentHashMap<>();
+    private final HeldEntries held = new HeldEntries();
 
     /** Losses the store reported for a lock the engine had not registered yet (its take still returning). */
-    private final Map<String, EarlyLoss> lostEarly = new ConcurrentHashMap<>();
+    private final EarlyLosses lostEarly = new EarlyLosses();
 
     private final KeptLocks kept = new KeptLocks();
 
@@ -75,6 +77,8 @@ public class LockEngine implements LockProvider, AutoCloseable {
     private final Acquirer acquirer;
 
     private final Renewer renewer;
+
+    private final Extender extender;
 
     private final @Nullable ScheduledExecutorService ownScheduler;
 
@@ -104,6 +108,7 @@ public class LockEngine implements LockProvider, AutoCloseable {
         this.renewer = new Renewer(store, (scheduler != null) ? scheduler : this.ownScheduler,
                 this.renewedLeaseMillis, (entry) -> lost(entry, LockLossDetection.RENEWAL));
         this.acquirer = new Acquirer(this, store, this.tokens, this.renewedLeaseMillis);
+        this.extender = new Extender(store, this.renewer, this::lost);
         store.listen(this::storeLost);
     }
 
@@ -121,33 +126,46 @@ public class LockEngine implements LockProvider, AutoCloseable {
         return this.acquirer.acquire(request);
     }
 
-    /** HELD(n) to HELD(n+1): a nested handle when this thread holds the key and may enter it; else {@code null}. */
-    @Nullable EngineHandle enterAgain(String key, long holdAtLeastNanos) {
-        Entry mine = this.held.get(key);
-        return (mine != null && mine.enterAgain(holdAtLeastNanos)) ? new EngineHandle(this, mine) : null;
+    /**
+     * HELD(n) to HELD(n+1): a nested handle when this thread holds the key and may enter it; else {@code null}.
+     * What a thread holds decides what it may enter: a write lock admits nested write and read acquisitions; a
+     * read lock nested read ones; a semaphore's permit nested acquisitions of the same semaphore (one permit
+     * either way).
+     * @throws LockException at once, holding nothing new, for a write acquisition inside this thread's read lock
+     * (an upgrade: it would wait for that read lock forever) and for another permit count than the one held
+     */
+    @Nullable EngineHandle enterAgain(String key, Sharing sharing, long holdAtLeastNanos) {
+        Entry mine = this.held.ownedByCurrentThread(key);
+        if (mine == null) {
+            return null;
+        }
+        if (!mine.sharing.sharesKeyWith(sharing)) {
+            throw sharing.mismatch(key, mine.sharing);
+        }
+        if (mine.sharing.isRead() && !sharing.isRead()) {
+            throw new LockException("Lock '" + key + "' is held by this thread as a read lock; a write lock on it "
+                    + "now (an upgrade) would wait for that read lock forever, so it is refused: take the write lock "
+                    + "from the start (a write lock admits nested read locks), or release the read lock first");
+        }
+        return mine.enterAgain(holdAtLeastNanos) ? new EngineHandle(this, mine) : null;
     }
 
     /**
      * (free) to HELD(1): a lock the store just took, at {@code takenAtNanos}, registered for reentrancy, renewal,
      * loss and the endpoint.
      */
-    EngineHandle register(StoreLock lock, long leaseMillis, boolean renewed, long validNanos, LockRequest request,
-            long takenAtNanos) {
-        String key = lock.key();
-        Entry entry = new Entry(lock, leaseMillis, renewed, validNanos, request.isReentrant(),
+    EngineHandle register(StoreLock lock, Sharing sharing, long leaseMillis, boolean renewed, long validNanos,
+            LockRequest request, long takenAtNanos) {
+        Entry entry = new Entry(lock, sharing, leaseMillis, renewed, validNanos, request.isReentrant(),
                 request.holdAtLeastNanos(), takenAtNanos);
-        // The store holds the key for nobody else here, so any entry left under it belongs to a lock found lost.
-        this.held.put(key, entry);
-        this.kept.taken(key);
+        this.held.add(entry);
+        this.kept.taken(lock.key());
         if (renewed && validNanos != Long.MAX_VALUE) {
             this.renewer.register(entry, validNanos);
         }
-        if (!this.lostEarly.isEmpty()) {
-            // Anything else remembered under the key was an earlier lock's, released by now.
-            EarlyLoss early = this.lostEarly.remove(key);
-            if (early != null && early.lock == lock) {
-                lost(entry, early.how);
-            }
+        LockLossDetection early = this.lostEarly.remove(lock);
+        if (early != null) {
+            lost(entry, early);
         }
         return new EngineHandle(this, entry);
     }
@@ -162,7 +180,7 @@ public class LockEngine implements LockProvider, AutoCloseable {
         if (!entry.exitOne()) {
             return;
         }
-        this.held.remove(entry.lock.key(), entry);
+        this.held.remove(entry);
         this.renewer.unregister(entry);
         // A lock already found lost (and signalled) is released all the same, keeping nothing: the store leaves
         // a key that is another holder's alone.
@@ -190,6 +208,12 @@ public class LockEngine implements LockProvider, AutoCloseable {
         return false;
     }
 
+    /** Gives the lock a fixed lease from now, or says it is lost: see {@link Extender}. */
+    boolean extend(Entry entry, Duration lease, Duration holdAtLeast) {
+        Extender.check(lease, holdAtLeast);
+        return this.extender.extend(entry, lease.toMillis(), holdAtLeast.toNanos());
+    }
+
     /** HELD to LOST, signalled once; nothing for a lock whose release began. */
     private void lost(Entry entry, LockLossDetection how) {
         if (entry.markLost()) {
@@ -203,20 +227,16 @@ public class LockEngine implements LockProvider, AutoCloseable {
      * until it has: whichever side finds both the entry and the remembered lock marks it (once, as always).
      */
     private void storeLost(StoreLock lock, LockLossDetection how) {
-        Entry entry = this.held.get(lock.key());
-        if (entry != null && entry.lock == lock) {
+        Entry entry = this.held.of(lock);
+        if (entry != null) {
             lost(entry, how);
             return;
         }
-        EarlyLoss early = new EarlyLoss(lock, how);
-        this.lostEarly.put(lock.key(), early);
-        entry = this.held.get(lock.key());
-        if (entry != null && entry.lock == lock && this.lostEarly.remove(lock.key(), early)) {
+        this.lostEarly.remember(lock, how);
+        entry = this.held.of(lock);
+        if (entry != null && this.lostEarly.remove(lock) != null) {
             lost(entry, how);
         }
-    }
-
-    private record EarlyLoss(StoreLock lock, LockLossDetection how) {
     }
 
     /** The random id that begins this engine's tokens (see {@link LockTokens#id}). */
@@ -259,6 +279,11 @@ public class LockEngine implements LockProvider, AutoCloseable {
         this.store.observe(probe);
     }
 
+    /** Whether its store keeps keys shared this way ({@link LockStore#supports}). */
+    public final boolean supports(Sharing sharing) {
+        return this.store.supports(sharing);
+    }
+
     /** The store, as {@link LockStore#describe()} names it. */
     public final String describe() {
         return this.store.describe();
@@ -271,8 +296,9 @@ public class LockEngine implements LockProvider, AutoCloseable {
     public final LockEngineState state() {
         long nowNanos = System.nanoTime();
         Instant now = Instant.now();
-        List<LockEngineState.HeldKey> keys = new ArrayList<>(this.held.size());
-        for (Entry entry : this.held.values()) {
+        List<Entry> entries = this.held.all();
+        List<LockEngineState.HeldKey> keys = new ArrayList<>(entries.size());
+        for (Entry entry : entries) {
             keys.add(entry.view(nowNanos, now));
         }
         keys.sort(Comparator.comparing(LockEngineState.HeldKey::key));

@@ -46,9 +46,17 @@ public record LockEngineState(List<HeldKey> held, Map<String, Integer> waiting, 
      * @param leaseStartedAt when the current lease began (the last successful renewal, or the acquire)
      * @param thread the name of the thread that took it
      * @param holds how many nested (reentrant) acquisitions share it
+     * @param sharing how it is held: a write (exclusive) lock, a read lock, or one permit of a semaphore (a shared
+     * key held by several threads here is listed once per holder)
      */
     public record HeldKey(String key, long fencingToken, Instant heldSince, Duration leaseTime, boolean renewed,
-            Instant leaseStartedAt, String thread, int holds) {
+            Instant leaseStartedAt, String thread, int holds, Sharing sharing) {
+
+        /** An exclusive lock. */
+        public HeldKey(String key, long fencingToken, Instant heldSince, Duration leaseTime, boolean renewed,
+                Instant leaseStartedAt, String thread, int holds) {
+            this(key, fencingToken, heldSince, leaseTime, renewed, leaseStartedAt, thread, holds, Sharing.EXCLUSIVE);
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package io.github.redislock.engine;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -20,9 +21,26 @@ import org.jspecify.annotations.Nullable;
  * the store does not know)
  * @param waiting how many applications queue for the key in the store ({@code null}: the store keeps no queue
  * or could not count it)
+ * @param sharing how the key is in use: {@link Sharing#EXCLUSIVE} for a free or exclusively held key, else a read
+ * lock or a semaphore of its permit count
+ * @param holders every holder of the key, each with its fencing token and lease (one for an exclusive lock; several
+ * for readers or a semaphore's permits, whose {@code holder}, {@code fencingToken}, {@code since} and
+ * {@code leaseRemaining} above then describe the holder with the highest fencing token); empty when free
  */
 public record LockInspection(String key, State state, @Nullable Holder holder, @Nullable Long fencingToken,
-        @Nullable Instant since, @Nullable Duration leaseRemaining, @Nullable Integer waiting) {
+        @Nullable Instant since, @Nullable Duration leaseRemaining, @Nullable Integer waiting, Sharing sharing,
+        List<Holding> holders) {
+
+    /** An exclusive key: its one holder, if any, is the only one in {@link #holders()}. */
+    public LockInspection(String key, State state, @Nullable Holder holder, @Nullable Long fencingToken,
+            @Nullable Instant since, @Nullable Duration leaseRemaining, @Nullable Integer waiting) {
+        this(key, state, holder, fencingToken, since, leaseRemaining, waiting, Sharing.EXCLUSIVE,
+                (holder != null) ? List.of(new Holding(holder, fencingToken, leaseRemaining)) : List.of());
+    }
+
+    public LockInspection {
+        holders = List.copyOf(holders);
+    }
 
     /** A key nobody holds. */
     public static LockInspection free(String key, @Nullable Integer waiting) {
@@ -32,6 +50,15 @@ public record LockInspection(String key, State state, @Nullable Holder holder, @
     /** Whether anyone holds the key, so that an attempt to take it now would not succeed at once. */
     public boolean held() {
         return this.state != State.FREE;
+    }
+
+    /**
+     * One holder of a key.
+     * @param holder the application instance that holds it
+     * @param fencingToken its fencing token ({@code null}: a value the store cannot read as one of its own)
+     * @param leaseRemaining how long until its lease runs out unless extended ({@code null}: no lease, or unknown)
+     */
+    public record Holding(Holder holder, @Nullable Long fencingToken, @Nullable Duration leaseRemaining) {
     }
 
     /** Who a key belongs to, as the store sees it. */

@@ -43,6 +43,44 @@ public interface LockStore extends AutoCloseable {
     @Nullable StoreLock take(String key, String token, long leaseMillis, boolean renewed, long deadlineNanos);
 
     /**
+     * Takes one key as {@code sharing} says: a write (exclusive) lock, a read lock, or one permit of a semaphore;
+     * otherwise as {@link #take(String, String, long, boolean, long)}, which is this with {@link Sharing#EXCLUSIVE}.
+     * The engine always calls this method. A store that keeps shared keys ({@link #supports}) promises, per key:
+     * <ul>
+     * <li>at most {@code permits} holders of a semaphore at once; readers together or one writer alone, never
+     * both;</li>
+     * <li>fair waiting: waiters are admitted in arrival order, within this application and across applications;
+     * a reader that arrives while a writer waits queues behind the writer; hand-off by notification, not
+     * polling;</li>
+     * <li>every holder, whatever its kind, a fencing token greater than every earlier holder's of the key;</li>
+     * <li>each holder a lease of its own (extended, verified and released one by one, compared by its token), so
+     * a crashed holder's permit or read lock frees itself within one lease, with no sweeper;</li>
+     * <li>a key held or awaited with another permit count ({@link Sharing#sharesKeyWith}) fails the take at once
+     * with {@link Sharing#mismatch}, holding nothing.</li>
+     * </ul>
+     * The default takes exclusive locks only and refuses the rest with a {@link io.github.redislock.LockException}
+     * naming the store.
+     * @throws io.github.redislock.LockException as {@link #take(String, String, long, boolean, long)}, and for a
+     * sharing the store does not support or a key in use with another permit count (nothing is then held)
+     */
+    default @Nullable StoreLock take(String key, String token, long leaseMillis, boolean renewed, long deadlineNanos,
+            Sharing sharing) {
+        if (sharing.isExclusive()) {
+            return take(key, token, leaseMillis, renewed, deadlineNanos);
+        }
+        throw new io.github.redislock.LockException("Lock '" + key + "' asks for " + sharing.describe() + ", but "
+                + describe() + " keeps exclusive locks only");
+    }
+
+    /**
+     * Whether this store keeps keys shared this way ({@link #take(String, String, long, boolean, long, Sharing)});
+     * the default: exclusive locks only.
+     */
+    default boolean supports(Sharing sharing) {
+        return sharing.isExclusive();
+    }
+
+    /**
      * Whether locks expire unless extended (Redis, Redlock); false for a store whose locks last as long as its
      * session (ZooKeeper's ephemeral nodes), which the engine never extends and never counts out by its clock.
      */

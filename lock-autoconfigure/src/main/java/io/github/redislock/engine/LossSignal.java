@@ -24,8 +24,8 @@ final class LossSignal {
             logger.warn("Lock '" + lock.key() + "' (fencing token " + lock.fencingToken() + ") was lost, detected at "
                     + detection.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": its lease ran out or the key "
                     + "was removed, so another holder may have run the same critical section. "
-                    + ((detection == LockLossDetection.RELEASE && !entry.renewed)
-                            ? "The work took longer than the fixed lease of " + entry.leaseMillis + " ms." : ""));
+                    + ((detection == LockLossDetection.RELEASE && !entry.isRenewed())
+                            ? "The work took longer than the fixed lease of " + entry.leaseMillis() + " ms." : ""));
         }
         try {
             this.listener.lockLost(lock.key(), lock.token(), lock.fencingToken(), detection);

@@ -1,5 +1,6 @@
 package io.github.redislock.engine;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -69,6 +70,20 @@ final class MultiLockHandle implements LockHandle {
             held &= handle.verifyHeld();
         }
         return held;
+    }
+
+    /** Extends every key in turn, even when one is found lost; true if each was extended. */
+    @Override
+    public boolean extend(Duration lease, Duration holdAtLeast) {
+        if (this.closed.get()) {
+            throw new IllegalStateException("Locks " + this.keys + " were released by this handle; they cannot be "
+                    + "extended");
+        }
+        boolean extended = true;
+        for (LockHandle handle : this.handles) {
+            extended &= handle.extend(lease, holdAtLeast);
+        }
+        return extended;
     }
 
     /** Releases every key, even when one release fails; the first failure is thrown afterwards. */

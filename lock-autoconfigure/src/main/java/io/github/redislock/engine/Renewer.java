@@ -34,7 +34,9 @@ import io.github.redislock.LockException;
  * count as held again after it had stopped. What is left of it in the store goes with its release, when the
  * section ends.
  * <p>
- * It runs on the scheduler it is given, so a test can tick it by hand ({@link #tick()}).
+ * It runs on the scheduler it is given, so a test can tick it by hand ({@link #tick()}). Rounds run one at a time,
+ * and {@link #stop} waits for a round under way: a lock taken out of renewal ({@link Extender}) is in no round
+ * that could still extend it with the renewed lease.
  */
 final class Renewer implements AutoCloseable {
 
@@ -51,6 +53,9 @@ final class Renewer implements AutoCloseable {
     private final Consumer<Entry> lost;
 
     private final Set<Entry> entries = ConcurrentHashMap.newKeySet();
+
+    /** Held for a whole round, and by {@link #stop}. */
+    private final Object rounds = new Object();
 
     /** Guarded by {@code this}. */
     private @Nullable ScheduledFuture<?> ticking;
@@ -107,6 +112,16 @@ final class Renewer implements AutoCloseable {
         this.entries.remove(entry);
     }
 
+    /**
+     * Stops renewing the lock, waiting for a round under way to end (at most the store's command timeout): no
+     * round sends an extension of it after this returns.
+     */
+    void stop(Entry entry) {
+        synchronized (this.rounds) {
+            this.entries.remove(entry);
+        }
+    }
+
     private synchronized void startIfNeeded() {
         if (this.ticking == null) {
             this.ticking = this.scheduler.scheduleAtFixedRate(this::tick, this.periodMillis, this.periodMillis,
@@ -119,6 +134,12 @@ final class Renewer implements AutoCloseable {
         if (this.entries.isEmpty()) {
             return;
         }
+        synchronized (this.rounds) {
+            round();
+        }
+    }
+
+    private void round() {
         long sentAt = System.nanoTime();
         List<Entry> batch = new ArrayList<>(this.entries.size());
         for (Entry entry : this.entries) {

@@ -12,7 +12,7 @@ import io.github.redislock.observation.LockObservationDocumentation.LowCardinali
 
 /**
  * The default convention of one step: named {@code redis.lock.acquire}, {@code redis.lock.hold} or
- * {@code redis.lock.release}, tagged with {@code outcome} and {@code mode} (low cardinality: safe as meter
+ * {@code redis.lock.release}, tagged with {@code outcome}, {@code mode} and {@code sharing} (low cardinality: safe as meter
  * tags); the lock key (the keys, comma-separated, at most {@value #MAX_KEY_VALUE_LENGTH} chars) and the fencing
  * token are high-cardinality key values (spans, not meters).
  */
@@ -78,7 +78,7 @@ public class DefaultLockObservationConvention implements LockObservationConventi
     @Override
     public KeyValues getLowCardinalityKeyValues(LockObservationContext context) {
         return KeyValues.of(KeyValue.of(LowCardinalityKeyNames.OUTCOME, context.getOutcome().value()),
-                context.isWaiting() ? WAIT : TRY);
+                context.isWaiting() ? WAIT : TRY, KeyValue.of(LowCardinalityKeyNames.SHARING, context.getSharing()));
     }
 
     @Override

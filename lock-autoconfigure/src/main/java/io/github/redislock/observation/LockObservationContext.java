@@ -59,6 +59,8 @@ public class LockObservationContext extends Observation.Context {
 
     private long fencingToken = -1;
 
+    private String sharing = "write";
+
     /**
      * @param keys the lock names as the caller gave them (without the key prefix)
      * @param waiting whether the caller may wait for the lock (a wait time above zero) or tries once
@@ -99,5 +101,17 @@ public class LockObservationContext extends Observation.Context {
 
     public void setFencingToken(long fencingToken) {
         this.fencingToken = fencingToken;
+    }
+
+    /**
+     * How the request shares its keys: {@code write} (alone: a plain lock, the default), {@code read} (a read lock)
+     * or {@code semaphore} (one permit of a semaphore).
+     */
+    public String getSharing() {
+        return this.sharing;
+    }
+
+    public void setSharing(String sharing) {
+        this.sharing = sharing;
     }
 }

@@ -71,6 +71,17 @@ public enum LockObservationDocumentation implements ObservationDocumentation {
             public String asString() {
                 return "mode";
             }
+        },
+
+        /**
+         * How the lock shares its keys: {@code write} (alone: a plain lock), {@code read} (a read lock) or
+         * {@code semaphore} (one permit of a semaphore).
+         */
+        SHARING {
+            @Override
+            public String asString() {
+                return "sharing";
+            }
         }
     }
 

@@ -5,12 +5,15 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.redislock.engine.Sharing;
 import io.github.redislock.engine.StoreLock;
 import io.github.redislock.redis.support.LockValue;
 
 /**
  * One key held in Redis by this application, as the Redis store keeps it: stored value, fencing token, lease, and
- * its place in the application's tenure of the key (local hand-overs). The engine keeps reentrancy, its own lease
+ * its place in the application's tenure of the key (local hand-overs). A write lock's value is the key's; a share's
+ * (a read lock, a semaphore's permit: {@link #sharing}) is its entry among the key's holders ({@code share.lua}),
+ * never passed on within the application. The engine keeps reentrancy, its own lease
  * clock and the lost state; this keeps what the store needs itself: until when the key surely holds our value
  * (what a local hand-over passes on) and whether the store found it no longer ours (never passed on then).
  * <pre>
@@ -37,9 +40,13 @@ final class HeldLock implements StoreLock {
 
     final long fence;
 
-    final long leaseMillis;
+    /** The lease it was taken with, or last extended to by the engine ({@link SlotRenewals}). */
+    volatile long leaseMillis;
 
     final boolean renewed;
+
+    /** {@link Sharing#EXCLUSIVE} for a write lock, else the share it holds. */
+    final Sharing sharing;
 
     /** Whether a release handed the lock to this holder (through Redis, or from a thread here) rather than it being free. */
     final boolean handedOver;
@@ -58,13 +65,14 @@ final class HeldLock implements StoreLock {
     /** The store whose waiting and protocol release and check it; set once, before the engine sees the lock. */
     private volatile @Nullable RedisLockStore store;
 
-    private HeldLock(LockKey key, String value, long fence, long leaseMillis, boolean renewed, long sentAtNanos,
-            boolean handedOver, int handovers, long tenureStartNanos) {
+    private HeldLock(LockKey key, String value, long fence, long leaseMillis, boolean renewed, Sharing sharing,
+            long sentAtNanos, boolean handedOver, int handovers, long tenureStartNanos) {
         this.key = key;
         this.value = value;
         this.fence = fence;
         this.leaseMillis = leaseMillis;
         this.renewed = renewed;
+        this.sharing = sharing;
         this.handedOver = handedOver;
         this.handovers = handovers;
         this.tenureStartNanos = tenureStartNanos;
@@ -77,6 +85,16 @@ final class HeldLock implements StoreLock {
      */
     static HeldLock taken(LockKey key, String token, long leaseMillis, boolean renewed, Attempt attempt) {
         return new HeldLock(key, LockValue.of(token, attempt.fence()), attempt.fence(), leaseMillis, renewed,
+                Sharing.EXCLUSIVE, attempt.sentAtNanos(), attempt.isHandedOver(), 0, attempt.sentAtNanos());
+    }
+
+    /**
+     * A share taken by an attempt ({@code share.lua}): the token with the attempt's fencing token is its entry among
+     * the key's holders, and its lease runs from when the attempt was sent.
+     */
+    static HeldLock shared(LockKey key, String token, long leaseMillis, boolean renewed, Sharing sharing,
+            Attempt attempt) {
+        return new HeldLock(key, LockValue.of(token, attempt.fence()), attempt.fence(), leaseMillis, renewed, sharing,
                 attempt.sentAtNanos(), attempt.isHandedOver(), 0, attempt.sentAtNanos());
     }
 
@@ -85,8 +103,13 @@ final class HeldLock implements StoreLock {
      * token, and a lease that surely runs from {@code sentAtNanos} (the grant's, or an extension's).
      */
     static HeldLock claimed(LockKey key, LocalGrant grant, long leaseMillis, boolean renewed, long sentAtNanos) {
-        return new HeldLock(key, grant.value(), grant.fence() + 1, leaseMillis, renewed, sentAtNanos, true,
-                grant.handovers(), grant.tenureStartNanos());
+        return new HeldLock(key, grant.value(), grant.fence() + 1, leaseMillis, renewed, Sharing.EXCLUSIVE,
+                sentAtNanos, true, grant.handovers(), grant.tenureStartNanos());
+    }
+
+    /** Whether this is a share (a read lock, a permit) rather than a write lock. */
+    boolean isShare() {
+        return !this.sharing.isExclusive();
     }
 
     /** What the next holder of this application claims when this one passes the lock on. */
@@ -106,6 +129,15 @@ final class HeldLock implements StoreLock {
 
     /** An extension sent at {@code sentAtNanos} found the key ours. */
     void extended(long sentAtNanos) {
+        this.leaseStartNanos = sentAtNanos;
+    }
+
+    /**
+     * An extension to {@code leaseMillis} sent at {@code sentAtNanos} found the key ours: a holder's own extension
+     * may change the lease's length, which a local hand-over passes on ({@link #passOn}).
+     */
+    void extended(long sentAtNanos, long leaseMillis) {
+        this.leaseMillis = leaseMillis;
         this.leaseStartNanos = sentAtNanos;
     }
 

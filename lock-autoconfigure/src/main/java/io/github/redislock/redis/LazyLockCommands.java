@@ -57,13 +57,23 @@ final class LazyLockCommands implements LockCommands {
     }
 
     @Override
+    public List<?> share(String[] keys, String[] args) {
+        return commands().share(keys, args);
+    }
+
+    @Override
+    public List<?> renewShares(String[] keys, String[] args) {
+        return commands().renewShares(keys, args);
+    }
+
+    @Override
     public @Nullable CompletionStage<List<?>> renewAsync(String[] keys, String[] args) {
         return commands().renewAsync(keys, args);
     }
 
     @Override
-    public long renewAndWait(String key, String[] args, int replicas, long timeoutMillis) {
-        return commands().renewAndWait(key, args, replicas, timeoutMillis);
+    public long renewAndWait(boolean share, String[] keys, String[] args, int replicas, long timeoutMillis) {
+        return commands().renewAndWait(share, keys, args, replicas, timeoutMillis);
     }
 
     @Override

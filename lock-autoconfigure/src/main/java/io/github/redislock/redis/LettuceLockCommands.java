@@ -38,6 +38,10 @@ final class LettuceLockCommands implements LockCommands {
 
     private static final LettuceCalls.Script UNLOCK = new LettuceCalls.Script("unlock.lua");
 
+    private static final LettuceCalls.Script SHARE = new LettuceCalls.Script("share.lua");
+
+    private static final LettuceCalls.Script RENEW_SHARES = new LettuceCalls.Script("share-renew.lua");
+
     private static final Log logger = LogFactory.getLog(LettuceLockCommands.class);
 
     private final LettuceCalls calls;
@@ -88,13 +92,24 @@ final class LettuceLockCommands implements LockCommands {
     }
 
     @Override
+    public List<?> share(String[] keys, String[] args) {
+        return this.calls.script(SHARE, ScriptOutputType.MULTI, bytes(keys), bytes(args));
+    }
+
+    @Override
+    public List<?> renewShares(String[] keys, String[] args) {
+        return this.calls.script(RENEW_SHARES, ScriptOutputType.MULTI, bytes(keys), bytes(args));
+    }
+
+    @Override
     public CompletionStage<List<?>> renewAsync(String[] keys, String[] args) {
         return this.calls.scriptAsync(RENEW, ScriptOutputType.MULTI, bytes(keys), bytes(args));
     }
 
     @Override
-    public long renewAndWait(String key, String[] args, int replicas, long timeoutMillis) {
-        List<?> renewed = this.calls.script(RENEW, ScriptOutputType.MULTI, new byte[][] { bytes(key) }, bytes(args));
+    public long renewAndWait(boolean share, String[] keys, String[] args, int replicas, long timeoutMillis) {
+        List<?> renewed = this.calls.script(share ? RENEW_SHARES : RENEW, ScriptOutputType.MULTI, bytes(keys),
+                bytes(args));
         if (((Number) renewed.get(0)).longValue() != 1L) {
             return -1;
         }

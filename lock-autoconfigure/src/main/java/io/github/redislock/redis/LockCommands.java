@@ -24,6 +24,15 @@ interface LockCommands {
     /** renew.lua: {@code args} = lease, then one value per key. */
     List<?> renew(String[] keys, String[] args);
 
+    /** share.lua on the lock key, its queue, queue entries and holders: a share taken or released. */
+    List<?> share(String[] keys, String[] args);
+
+    /**
+     * share-renew.lua: {@code keys} = per share its lock key and holders; {@code args} = lease, then one holder
+     * each.
+     */
+    List<?> renewShares(String[] keys, String[] args);
+
     /**
      * renew.lua without waiting for the reply, where the transport can: the stage completes with the reply
      * (or the failure); {@code null} when the transport cannot send without waiting.
@@ -33,11 +42,13 @@ interface LockCommands {
     }
 
     /**
-     * Replica acknowledgement: renew.lua ({@code args} = lease, value), then {@code WAIT replicas timeout} on
-     * the same connection, so that the write WAIT counts is one made after the caller's last write.
+     * Replica acknowledgement: renew.lua ({@code keys} = the key; {@code args} = lease, value), or share-renew.lua
+     * for a share ({@code keys} = the key and its holders; {@code args} = lease, holder), then
+     * {@code WAIT replicas timeout} on the same connection, so that the write WAIT counts is one made after the
+     * caller's last write.
      * @return how many replicas acknowledged, or -1 when the key no longer held the value (nothing waited for)
      */
-    long renewAndWait(String key, String[] args, int replicas, long timeoutMillis);
+    long renewAndWait(boolean share, String[] keys, String[] args, int replicas, long timeoutMillis);
 
     /** Plain GET. */
     @Nullable String get(String key);

@@ -8,8 +8,9 @@ import org.jspecify.annotations.Nullable;
 import io.github.redislock.redis.support.KeySlots;
 
 /**
- * A lock key and its companion keys (its queue of waiting applications and their entries), in the order the
- * scripts take them. One per acquisition, reused by its release: the encodings are made once.
+ * A lock key and its companion keys (its queue of waiting applications and their entries; for a shared key also
+ * its holders), in the order the scripts take them. One per acquisition, reused by its release: the encodings
+ * are made once, the names of a shared key's companions on first use.
  */
 final class LockKey {
 
@@ -21,6 +22,9 @@ final class LockKey {
 
     /** Encoded on first use; a race only encodes twice. */
     private byte @Nullable [][] bytes;
+
+    /** {@code share.lua}'s keys, named on first use; a race only names them twice. */
+    private String @Nullable [] shareKeys;
 
     LockKey(String name) {
         this.name = name;
@@ -48,6 +52,22 @@ final class LockKey {
             this.bytes = encoded;
         }
         return encoded;
+    }
+
+    /** The keys {@code share.lua} takes: the lock key, its queue, queue entries and holders. */
+    String[] shareKeys() {
+        String[] keys = this.shareKeys;
+        if (keys == null) {
+            String[] companions = KeySlots.shareKeys(this.name);
+            keys = new String[] { this.name, companions[0], companions[1], companions[2] };
+            this.shareKeys = keys;
+        }
+        return keys;
+    }
+
+    /** The sorted set of the key's holders while it is shared. */
+    String holders() {
+        return shareKeys()[3];
     }
 
     @Override

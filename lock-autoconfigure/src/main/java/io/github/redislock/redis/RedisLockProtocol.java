@@ -11,6 +11,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
+import io.github.redislock.engine.Sharing;
 import io.github.redislock.redis.support.LockValue;
 
 /**
@@ -25,6 +26,9 @@ final class RedisLockProtocol implements LockProtocol {
     private static final long ACQUIRED = 1;
 
     private static final long HANDED_OVER = 2;
+
+    /** acquire.lua: the key is a semaphore's. */
+    private static final long SEMAPHORE = 3;
 
     /** unlock.lua: handed on, but the message was refused. */
     private static final long HANDED_OVER_UNANNOUNCED = 2;
@@ -67,11 +71,14 @@ final class RedisLockProtocol implements LockProtocol {
             abandon(key, token);
             throw failure("acquiring", key.name, ex);
         }
-        if (reply == null || reply.size() != 2) {
+        if (reply == null || reply.size() < 2) {
             throw new LockException("Unexpected reply while acquiring lock '" + key + "': " + reply);
         }
         long status = ((Number) reply.get(0)).longValue();
         long value = ((Number) reply.get(1)).longValue();
+        if (status == SEMAPHORE) {
+            throw Sharing.EXCLUSIVE.mismatch(key.name, Sharing.permits((int) Math.min(value, Integer.MAX_VALUE)));
+        }
         return (status == ACQUIRED || status == HANDED_OVER) ? Attempt.acquired(value, status == HANDED_OVER, sentAt)
                 : Attempt.taken(value, sentAt);
     }

@@ -15,6 +15,7 @@ import io.github.redislock.engine.LockEngineProbe;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockStore;
 import io.github.redislock.engine.LockTokens;
+import io.github.redislock.engine.Sharing;
 import io.github.redislock.engine.StoreListener;
 import io.github.redislock.engine.StoreLock;
 import io.github.redislock.redis.support.HolderView;
@@ -30,7 +31,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * waiting applications, hand-offs over a {@link HandoffChannel} and local hand-overs; its Javadoc has the state
  * machine), replica acknowledgement when asked for ({@link ReplicaAcknowledgement}), extension in one round trip
  * per hash slot ({@link SlotRenewals}) and the check of a lock against Redis; the package documentation lists
- * every part. A lock passed on within the application whose extension to its new holder's lease finds the key no
+ * every part. Read locks and semaphores (shares) are kept beside write locks under the same key, at no cost to a
+ * write lock's path: see {@link ShareProtocol} for how a key moves between them and {@link ShareWaiting} for how a
+ * share waits (in the same Redis queue as writers, in arrival order; no local hand-over). A lock passed on within
+ * the application whose extension to its new holder's lease finds the key no
  * longer ours is reported to the engine as lost (detection RENEWAL). Redis errors surface as
  * {@link io.github.redislock.LockException} naming the key, with the client library's exception as cause,
  * within the connection's command timeout ({@code spring.data.redis.timeout}).
@@ -113,12 +117,44 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
         if (this.parts.acknowledgement != null && lock.handovers == 0) {
             // Taken in Redis (free or from a hand-off): it counts once replicas have it. A lock passed on within
             // the application was confirmed when the application took it.
-            this.parts.acknowledgement.confirmOrRelease(lock, this.parts.waiting);
+            this.parts.acknowledgement.confirmOrRelease(lock, (taken) -> this.parts.waiting.release(taken, false, 0));
         }
         if (lock.handedOver) {
             this.probe.takenOver(key, lock.handovers > 0);
         }
         return lock;
+    }
+
+    /**
+     * A write lock as {@link #take(String, String, long, boolean, long)}; a read lock or a semaphore's permit as a
+     * share of the key ({@link ShareWaiting}: its own place in the key's Redis queue, let in by Redis in arrival
+     * order, readers behind a waiting writer), with replica acknowledgement as for a write lock.
+     */
+    @Override
+    public @Nullable StoreLock take(String key, String token, long leaseMillis, boolean renewed, long deadlineNanos,
+            Sharing sharing) {
+        if (sharing.isExclusive()) {
+            return take(key, token, leaseMillis, renewed, deadlineNanos);
+        }
+        HeldLock share = this.parts.shares.acquire(new LockKey(key), token, leaseMillis, renewed, deadlineNanos,
+                sharing);
+        if (share == null) {
+            return null;
+        }
+        share.attach(this);
+        if (this.parts.acknowledgement != null) {
+            this.parts.acknowledgement.confirmOrRelease(share, (taken) -> this.parts.shares.release(taken, 0));
+        }
+        if (share.handedOver) {
+            this.probe.takenOver(key, false);
+        }
+        return share;
+    }
+
+    /** Write locks, read locks and semaphores of any size. */
+    @Override
+    public boolean supports(Sharing sharing) {
+        return true;
     }
 
     @Override
@@ -132,9 +168,11 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
         return this.parts.renewals.extend(locks, leaseMillis);
     }
 
-    /** Asks Redis whether the key still holds our value. */
+    /** Asks Redis whether the key still holds our value (a share: whether it is still among the key's holders). */
     boolean verify(HeldLock lock) {
-        if (lock.value.equals(this.parts.protocol.read(lock.key.name))) {
+        boolean held = lock.isShare() ? this.parts.shareProtocol.renew(List.of(lock), 0)[0]
+                : lock.value.equals(this.parts.protocol.read(lock.key.name));
+        if (held) {
             return true;
         }
         lock.markLost();
@@ -148,6 +186,9 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
      */
     boolean release(HeldLock lock, long keepMillis) {
         boolean wasHeld = lock.markReleased();
+        if (lock.isShare()) {
+            return this.parts.shares.release(lock, wasHeld ? keepMillis : 0);
+        }
         return this.parts.waiting.release(lock, wasHeld, wasHeld ? keepMillis : 0);
     }
 
@@ -170,7 +211,9 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
 
     @Override
     public Map<String, Integer> waiting() {
-        return this.parts.waiting.waitingThreads();
+        Map<String, Integer> waiting = this.parts.waiting.waitingThreads();
+        this.parts.shares.waitingThreads().forEach((key, threads) -> waiting.merge(key, threads, Integer::sum));
+        return waiting;
     }
 
     /** Hand-offs taken over, for the meters. */

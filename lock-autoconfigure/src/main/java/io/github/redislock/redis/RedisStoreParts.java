@@ -14,11 +14,11 @@ import io.github.redislock.redis.support.LockKeys;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * What one {@link RedisLockStore} is made of, built from its settings over the application's connection factory
- * and shut down together: the commands for the connection's kind, the hand-off channel and the protocol over them,
- * waiting, the per-slot renewals, replica acknowledgement when asked for, the holder view with this instance's
- * registry entries, and the threads the store makes for itself. The store keeps the engine-facing operations and
- * its lifecycle as a bean; this class, how the parts are wired to each other.
+ * What one {@link RedisLockStore} is made of, built from its settings over the application's connection factory and
+ * shut down together: the commands for the connection's kind, the hand-off channel and the protocol over them, waiting
+ * (for write locks, and for shares), the per-slot renewals, replica acknowledgement when asked for, the holder view
+ * with this instance's registry entries, and the threads the store makes for itself. The store keeps the engine-facing
+ * operations and its lifecycle as a bean; this class, how the parts are wired to each other.
  */
 final class RedisStoreParts {
 
@@ -38,6 +38,11 @@ final class RedisStoreParts {
     final HandoffChannel channel;
 
     final Waiting waiting;
+
+    /** Read locks and a semaphore's permits: their scripts, waiting and releases. */
+    final ShareWaiting shares;
+
+    final ShareProtocol shareProtocol;
 
     final SlotRenewals renewals;
 
@@ -82,17 +87,25 @@ final class RedisStoreParts {
         this.queueWork = ConnectionKind.newQueueWorker();
         this.waiting = new Waiting(this.protocol, this.channel, clientId, this.queueWork, extensionFailed);
         this.waiting.maxUnnotifiedWait(maxUnnotifiedWait);
-        this.renewals = new SlotRenewals(this.protocol, clustered);
+        this.shareProtocol = new ShareProtocol(commands, housekeeping);
+        this.shares = new ShareWaiting(this.shareProtocol, this.channel, clientId, this.queueWork);
+        this.shares.maxUnnotifiedWait(maxUnnotifiedWait);
+        this.renewals = new SlotRenewals(this.protocol, this.shareProtocol, clustered);
     }
 
-    /** A hand-off message for the key: the waiting component takes it. */
+    /**
+     * A hand-off message for the key: both waiting components take it (a message does not say whether a write lock
+     * or a share was handed on; a waiter it was not meant for finds the key as it is and waits on).
+     */
     private void handedOver(String key) {
         this.waiting.handedOver(key);
+        this.shares.handedOver(key);
     }
 
     /** The hand-off channel of these keys is listened to (again): their waiters look at Redis. */
     private void subscribed(Predicate<String> keys) {
         this.waiting.lookNow(keys);
+        this.shares.lookNow(keys);
     }
 
     /** Deletes the registry entries and stops listening for hand-off messages. */

@@ -1,8 +1,10 @@
 package io.github.redislock.redis;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 import io.github.redislock.LockException;
+import io.github.redislock.redis.support.KeySlots;
 
 /**
  * Replica acknowledgement: a lock counts as acquired only once {@code WAIT} confirms that the given number of
@@ -33,16 +35,19 @@ final class ReplicaAcknowledgement {
         this.timeoutMillis = timeout.toMillis();
     }
 
-    /** Confirms a lock just taken; not confirmed, it is released (handed on) at once and the failure thrown. */
-    void confirmOrRelease(HeldLock lock, Waiting waiting) {
+    /**
+     * Confirms a lock just taken (a write lock or a share); not confirmed, it is released (handed on) at once and
+     * the failure thrown.
+     */
+    void confirmOrRelease(HeldLock lock, Consumer<HeldLock> releaseInRedis) {
         try {
-            confirm(lock.key, lock.value, lock.leaseMillis);
+            confirm(lock.key, lock.value, lock.leaseMillis, lock.isShare());
         }
         catch (RuntimeException ex) {
             // Released in Redis, never passed on to a thread here: the lock did not count.
             lock.markReleased();
             try {
-                waiting.release(lock, false, 0);
+                releaseInRedis.accept(lock);
             }
             catch (RuntimeException suppressed) {
                 ex.addSuppressed(suppressed);
@@ -57,11 +62,12 @@ final class ReplicaAcknowledgement {
      * @throws LockException when fewer replicas confirmed within the timeout, the lock was already gone, or
      * Redis failed; the caller still holds whatever the master has and must release it
      */
-    void confirm(LockKey key, String value, long leaseMillis) {
+    void confirm(LockKey key, String value, long leaseMillis, boolean share) {
         long acknowledged;
         try {
-            acknowledged = this.redis.renewAndWait(key.name, new String[] { Long.toString(leaseMillis), value },
-                    this.replicas, this.timeoutMillis);
+            acknowledged = this.redis.renewAndWait(share,
+                    share ? new String[] { key.name, KeySlots.holdersKey(key.name) } : new String[] { key.name },
+                    new String[] { Long.toString(leaseMillis), value }, this.replicas, this.timeoutMillis);
         }
         catch (RuntimeException ex) {
             throw new LockException("Redis failed while waiting for " + this.replicas + " replica(s) to acknowledge "

@@ -10,19 +10,23 @@ import io.github.redislock.engine.StoreLock;
 import io.github.redislock.redis.support.KeySlots;
 
 /**
- * The single-Redis store's renewal round: every renewed lock of a hash slot extended by one {@code renew.lua}
+ * The single-Redis store's renewal round: every renewed write lock of a hash slot extended by one {@code renew.lua}
  * (compare-and-extend: a key released meanwhile, or someone else's, is left alone), so one round trip on a
- * standalone or Sentinel connection and one per slot on a cluster. Each answer goes to its lock before it goes to
+ * standalone or Sentinel connection and one per slot on a cluster; the shares (read locks, permits) of a slot by
+ * one {@code share-renew.lua} more, sent only when there are any. Each answer goes to its lock before it goes to
  * the engine: extended from when the round trip was sent, or lost.
  */
 final class SlotRenewals {
 
     private final LockProtocol protocol;
 
+    private final ShareProtocol shares;
+
     private final boolean clustered;
 
-    SlotRenewals(LockProtocol protocol, boolean clustered) {
+    SlotRenewals(LockProtocol protocol, ShareProtocol shares, boolean clustered) {
         this.protocol = protocol;
+        this.shares = shares;
         this.clustered = clustered;
     }
 
@@ -43,7 +47,7 @@ final class SlotRenewals {
             long sentAt = System.nanoTime();
             boolean[] answers;
             try {
-                answers = this.protocol.renew(batch, leaseMillis);
+                answers = renew(batch, leaseMillis);
             }
             catch (RuntimeException ex) {
                 failure = (failure != null) ? failure : ex;
@@ -54,7 +58,7 @@ final class SlotRenewals {
             for (int i = 0; i < answers.length; i++) {
                 HeldLock lock = batch.get(i);
                 if (answers[i]) {
-                    lock.extended(sentAt);
+                    lock.extended(sentAt, leaseMillis);
                 }
                 else {
                     lock.markLost();
@@ -66,6 +70,27 @@ final class SlotRenewals {
             throw failure;
         }
         return extended;
+    }
+
+    /** One slot's locks: write locks by renew.lua, shares by share-renew.lua, each only when there are any. */
+    private boolean[] renew(List<HeldLock> batch, long leaseMillis) {
+        List<HeldLock> shared = new ArrayList<>(0);
+        List<HeldLock> exclusive = new ArrayList<>(batch.size());
+        for (HeldLock lock : batch) {
+            (lock.isShare() ? shared : exclusive).add(lock);
+        }
+        if (shared.isEmpty()) {
+            return this.protocol.renew(batch, leaseMillis);
+        }
+        boolean[] exclusiveAnswers = exclusive.isEmpty() ? new boolean[0] : this.protocol.renew(exclusive, leaseMillis);
+        boolean[] sharedAnswers = this.shares.renew(shared, leaseMillis);
+        boolean[] answers = new boolean[batch.size()];
+        int e = 0;
+        int s = 0;
+        for (int i = 0; i < answers.length; i++) {
+            answers[i] = batch.get(i).isShare() ? sharedAnswers[s++] : exclusiveAnswers[e++];
+        }
+        return answers;
     }
 
     /** Indexes of the locks per hash slot (a script may only touch keys of one slot); all in one off a cluster. */

@@ -24,6 +24,14 @@ final class TemplateLockCommands implements LockCommands {
 
     private static final byte[] RENEW_BODY = RENEW.getScriptAsString().getBytes(StandardCharsets.UTF_8);
 
+    @SuppressWarnings("rawtypes")
+    private static final RedisScript<List> SHARE = LockScripts.load("share.lua", List.class);
+
+    @SuppressWarnings("rawtypes")
+    private static final RedisScript<List> RENEW_SHARES = LockScripts.load("share-renew.lua", List.class);
+
+    private static final byte[] RENEW_SHARES_BODY = RENEW_SHARES.getScriptAsString().getBytes(StandardCharsets.UTF_8);
+
     private static final RedisScript<Long> UNLOCK = LockScripts.load("unlock.lua", Long.class);
 
     private final StringRedisTemplate redis;
@@ -69,11 +77,25 @@ final class TemplateLockCommands implements LockCommands {
     }
 
     @Override
-    public long renewAndWait(String key, String[] args, int replicas, long timeoutMillis) {
-        byte[][] keyAndArgs = { bytes(key), bytes(args[0]), bytes(args[1]) };
+    public List<?> share(String[] keys, String[] args) {
+        return this.redis.execute(SHARE, Arrays.asList(keys), (Object[]) args);
+    }
+
+    @Override
+    public List<?> renewShares(String[] keys, String[] args) {
+        return this.redis.execute(RENEW_SHARES, Arrays.asList(keys), (Object[]) args);
+    }
+
+    @Override
+    public long renewAndWait(boolean share, String[] keys, String[] args, int replicas, long timeoutMillis) {
+        byte[][] keysAndArgs = new byte[keys.length + args.length][];
+        for (int i = 0; i < keysAndArgs.length; i++) {
+            keysAndArgs[i] = bytes((i < keys.length) ? keys[i] : args[i - keys.length]);
+        }
         Long acknowledged = this.redis.execute((RedisCallback<Long>) (connection) -> {
             // One connection for both: WAIT counts the writes made on its own connection only.
-            List<?> renewed = connection.scriptingCommands().eval(RENEW_BODY, ReturnType.MULTI, 1, keyAndArgs);
+            List<?> renewed = connection.scriptingCommands().eval(share ? RENEW_SHARES_BODY : RENEW_BODY,
+                    ReturnType.MULTI, keys.length, keysAndArgs);
             if (renewed == null || ((Number) renewed.get(0)).longValue() != 1L) {
                 return -1L;
             }

@@ -13,7 +13,10 @@
  * {@code Line} of waiting threads per key), {@code QueueExit} (leaving a key's Redis queue; hand-offs received
  * and passed on), {@code LocalHandover} (passing a lock to a thread here), {@code Releases} and
  * {@code TimedLooks}; hearing releases through {@code HandoffChannel};</li>
- * <li>{@code HeldLock}: what one lock holds in Redis (the store's {@code StoreLock});</li>
+ * <li>{@code ShareWaiting} over {@code ShareProtocol}: read locks and a semaphore's permits (shares), each waiting
+ * share with its own place in the key's Redis queue, the key's holders in a sorted set beside it (the protocol's
+ * Javadoc has the key's states);</li>
+ * <li>{@code HeldLock}: what one lock (or share) holds in Redis (the store's {@code StoreLock});</li>
  * <li>{@code ReplicaAcknowledgement}: {@code WAIT} for replicas after each acquisition, when asked for;</li>
  * <li>{@code InstanceEntries}: this instance in the instance registry, from the store's start to its stop;</li>
  * <li>{@code ConnectionKind}: which client library and topology the connection factory has.</li>

@@ -5,7 +5,10 @@ import java.util.concurrent.ExecutorService;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.redislock.LockException;
+import io.github.redislock.engine.Sharing;
 
 /**
  * One Redlock attempt, for {@link RedlockStore#take}: the lock on a majority of the nodes, then its fencing token
@@ -29,18 +32,29 @@ final class RedlockAttempt {
     }
 
     /**
-     * One attempt with its own token.
+     * One attempt with its own token at a write lock (exclusive) or a share.
+     * @param waiter a waiting writer's place in each node's queue (see {@link RedlockNode#acquire(String, String,
+     * long, String, long, String)}); {@code null} for none, and always for a share (shares never queue here)
      * @return the fence ({@code 0}: failed, and undone on every node), when the attempt began, and its round
+     * @throws LockException when a node has the key in use with another permit count ({@link Sharing#mismatch})
      */
-    Outcome attempt(String key, String token, long leaseMillis) {
+    Outcome attempt(String key, String token, long leaseMillis, Sharing sharing, @Nullable Waiter waiter) {
         long start = System.nanoTime();
         long validUntil = start + RedlockStore.validityNanos(leaseMillis);
-        Round<RedlockNode.Taken> locked = Round.send(this.nodes, this.quorum, this.calls,
-                (node) -> node.acquire(key, token, leaseMillis), RedlockNode.Taken::acquired);
+        String kind = sharing.isExclusive() ? null : sharing.isRead() ? "r" : "s" + sharing.permits();
+        Round<RedlockNode.Taken> locked = Round.send(this.nodes, this.quorum, this.calls, (node) -> {
+            if (kind != null) {
+                return node.share(key, token, leaseMillis, kind);
+            }
+            return (waiter != null) ? node.acquire(key, token, leaseMillis, waiter.id(), waiter.entryMillis(),
+                    waiter.address()) : node.acquire(key, token, leaseMillis);
+        }, RedlockNode.Taken::acquired);
         try {
-            locked.await(validUntil, false);
-            if (locked.successes() >= this.quorum && System.nanoTime() - validUntil < 0) {
-                long fence = nextFence(key, locked, validUntil);
+            // A semaphore's permit counts only in one slot on a majority: every answer is needed to find it.
+            locked.await(validUntil, sharing.isSemaphore());
+            refuseMismatch(key, sharing, locked);
+            if (held(key, locked, sharing) && System.nanoTime() - validUntil < 0) {
+                long fence = nextFence(key, locked, validUntil, !sharing.isExclusive());
                 if (fence > 0) {
                     return new Outcome(fence, start, locked);
                 }
@@ -48,15 +62,57 @@ final class RedlockAttempt {
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            undo(key, token, locked);
+            undo(key, token, sharing, locked);
             throw new LockException("Interrupted while acquiring lock '" + key + "'", ex);
         }
         catch (RuntimeException | Error ex) {
-            undo(key, token, locked);
+            undo(key, token, sharing, locked);
             throw ex;
         }
-        undo(key, token, locked);
+        undo(key, token, sharing, locked);
         return new Outcome(0, start, locked);
+    }
+
+    /** A node that has the key in use with another permit count fails the attempt (undone by the caller). */
+    private void refuseMismatch(String key, Sharing sharing, Round<RedlockNode.Taken> locked) {
+        for (int i = 0; i < this.nodes.length; i++) {
+            RedlockNode.Taken taken = locked.answer(i);
+            if (taken != null && taken.mismatch() >= 0) {
+                long permits = taken.mismatch();
+                throw sharing.mismatch(key, (permits == 0) ? Sharing.READ
+                        : Sharing.permits((int) Math.min(permits, Integer.MAX_VALUE)));
+            }
+        }
+    }
+
+    /**
+     * Whether a majority took it: for a semaphore's permit, a majority in one slot, and the permit's entries in
+     * other slots are released at once (so that no node keeps a slot for a permit that counts elsewhere).
+     */
+    private boolean held(String key, Round<RedlockNode.Taken> locked, Sharing sharing) {
+        if (!sharing.isSemaphore()) {
+            return locked.successes() >= this.quorum;
+        }
+        int[] bySlot = new int[sharing.permits()];
+        int best = -1;
+        for (int i = 0; i < this.nodes.length; i++) {
+            RedlockNode.Taken taken = locked.answer(i);
+            if (taken != null && taken.acquired() && taken.slot() >= 0 && taken.slot() < bySlot.length
+                    && ++bySlot[taken.slot()] >= this.quorum) {
+                best = taken.slot();
+            }
+        }
+        if (best < 0) {
+            return false;
+        }
+        for (int i = 0; i < this.nodes.length; i++) {
+            RedlockNode.Taken taken = locked.answer(i);
+            if (taken != null && taken.acquired() && taken.slot() != best) {
+                RedlockNode node = this.nodes[i];
+                execute(() -> node.releaseShare(key, taken.value(), 0));
+            }
+        }
+        return true;
     }
 
     /**
@@ -78,27 +134,37 @@ final class RedlockAttempt {
      * Undoes a failed attempt: releases the token on every node now, and again on each node whose answer
      * comes later (its acquisition may have run after this release, over another connection).
      */
-    private void undo(String key, String token, Round<RedlockNode.Taken> attempt) {
-        attempt.whenAnswered((index) -> {
-            try {
-                this.calls.execute(() -> this.nodes[index].release(key, token));
-            }
-            catch (RuntimeException ex) {
-                logger.debug("Could not undo a late Redlock attempt on " + this.nodes[index], ex);
-            }
-        });
+    private void undo(String key, String token, Sharing sharing, Round<RedlockNode.Taken> attempt) {
+        attempt.whenAnswered((index) -> execute(() -> release(this.nodes[index], key, token, sharing)));
         // Best effort, without waiting: whatever the token took on any node goes.
-        Round.send(this.nodes, this.quorum, this.calls, (node) -> node.release(key, token), (released) -> released);
+        Round.send(this.nodes, this.quorum, this.calls, (node) -> release(node, key, token, sharing),
+                (released) -> released);
+    }
+
+    /** Whatever the token holds on the node goes: a write lock's value, or a share's entries. */
+    static boolean release(RedlockNode node, String key, String token, Sharing sharing) {
+        return sharing.isExclusive() ? node.release(key, token) : node.releaseShare(key, token + ':', 0);
+    }
+
+    private void execute(Runnable call) {
+        try {
+            this.calls.execute(call);
+        }
+        catch (RuntimeException ex) {
+            logger.debug("Could not undo a Redlock attempt on a node", ex);
+        }
     }
 
     /**
-     * The fencing token: one more than the largest counter of the nodes that took the lock (a majority), or the
-     * largest of their clocks (microseconds) when that is more, raised to on every node and confirmed by a
-     * majority within the validity time. Counters expire a day after their last raise, so that a key used once
-     * leaves nothing behind for good; tokens still increase, as the clocks have moved on by then.
+     * The fencing token: one more than the largest counter of the nodes that took the lock (a majority), or the largest
+     * of their clocks (microseconds) when that is more, raised to on every node and confirmed by a majority within the
+     * validity time. A share raises only past the counter (a token of its own, as shares hold the key together), and
+     * proposes again past the largest counter found when another share came first. Counters expire a day after their
+     * last raise, so that a key used once leaves nothing behind for good; tokens still increase, as the clocks have
+     * moved on by then.
      * @return the token, or 0 when a majority did not confirm it in time
      */
-    private long nextFence(String key, Round<RedlockNode.Taken> locked, long validUntil)
+    private long nextFence(String key, Round<RedlockNode.Taken> locked, long validUntil, boolean share)
             throws InterruptedException {
         long max = 0;
         long clock = 0;
@@ -110,18 +176,31 @@ final class RedlockAttempt {
             }
         }
         long fence = Math.max(max + 1, clock);
-        Round<Long> raised = Round.send(this.nodes, this.quorum, this.calls, (node) -> node.raiseFence(key, fence),
-                (stored) -> stored == fence);
-        raised.await(validUntil, false);
-        for (int i = 0; i < this.nodes.length; i++) {
-            Long stored = raised.answer(i);
-            if (stored != null && stored > fence) {
-                throw new LockException("Redlock node " + i + " holds fencing token " + stored + " for lock '" + key
-                        + "', larger than the " + fence + " a majority agreed on: a node lost its data or the "
-                        + "nodes are shared with another configuration; not taken");
+        while (System.nanoTime() - validUntil < 0) {
+            long proposed = fence;
+            Round<Long> raised = Round.send(this.nodes, this.quorum, this.calls,
+                    (node) -> node.raiseFence(key, proposed, share), (stored) -> stored == proposed);
+            raised.await(validUntil, false);
+            long highest = proposed;
+            for (int i = 0; i < this.nodes.length; i++) {
+                Long stored = raised.answer(i);
+                if (stored != null && !share && stored > proposed) {
+                    throw new LockException("Redlock node " + i + " holds fencing token " + stored + " for lock '"
+                            + key + "', larger than the " + proposed + " a majority agreed on: a node lost its data "
+                            + "or the nodes are shared with another configuration; not taken");
+                }
+                highest = (stored != null) ? Math.max(highest, Math.abs(stored)) : highest;
             }
+            if (raised.successes() >= this.quorum) {
+                return (System.nanoTime() - validUntil < 0) ? proposed : 0;
+            }
+            if (!share || highest == proposed && raised.refused() == 0) {
+                return 0;
+            }
+            // Another share of the key was given this token, or a larger one, first: propose past it.
+            fence = highest + 1;
         }
-        return (raised.successes() >= this.quorum && System.nanoTime() - validUntil < 0) ? fence : 0;
+        return 0;
     }
 
     /**
@@ -131,5 +210,16 @@ final class RedlockAttempt {
      * @param round the acquisition's round, with every node's answer as it comes
      */
     record Outcome(long fence, long startNanos, Round<RedlockNode.Taken> round) {
+    }
+
+    /**
+     * A waiting writer's place in each node's queue: readers arriving after it wait (share.lua), and a key a
+     * release hands it is taken over by its next attempt.
+     * @param id {@code <store id>_w_<n>}, one per waiting take
+     * @param entryMillis how long its queue entry stays valid unrefreshed
+     * @param address the entry's {@code PUBLISH:<channel>}, in the hand-off namespace of the key prefix (nobody
+     * listens: Redlock waits by retries)
+     */
+    record Waiter(String id, long entryMillis, String address) {
     }
 }

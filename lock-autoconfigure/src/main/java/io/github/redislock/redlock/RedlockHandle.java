@@ -6,10 +6,11 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
+import io.github.redislock.engine.Sharing;
 import io.github.redislock.engine.StoreLock;
 
 /**
- * One Redlock lock held on a majority of nodes. It knows, per node, the value that node stored (the token and
+ * One Redlock lock (a write lock, or a share: a read lock, a semaphore's permit) held on a majority of nodes. It knows, per node, the value that node stored (the token and
  * that node's own fence, so values differ between nodes; a node that took the lock after the majority was
  * reached is picked up from the acquisition's answers). The engine keeps its lease clock and lost state, shares
  * it among nested acquisitions, renews it through {@link RedlockStore#extend} and releases it once.
@@ -30,9 +31,13 @@ final class RedlockHandle implements StoreLock {
 
     private final Round<RedlockNode.Taken> acquisition;
 
+    /** {@link Sharing#EXCLUSIVE} for a write lock; else the share, whose value on each node is its entry there. */
+    private final Sharing sharing;
+
     RedlockHandle(RedlockStore store, String key, String token, long fence, long leaseMillis, long startNanos,
-            Round<RedlockNode.Taken> acquisition) {
+            Round<RedlockNode.Taken> acquisition, Sharing sharing) {
         this.store = store;
+        this.sharing = sharing;
         this.key = key;
         this.token = token;
         this.fence = fence;
@@ -45,7 +50,8 @@ final class RedlockHandle implements StoreLock {
     Round<Boolean> sendExtension(long leaseMillis) {
         return Round.send(this.store.nodes(), this.store.quorum(), this.store.calls(), (node) -> {
             String value = valueOn(node);
-            return value != null && node.renew(this.key, value, leaseMillis);
+            return value != null && (this.sharing.isExclusive() ? node.renew(this.key, value, leaseMillis)
+                    : node.renewShare(this.key, value, leaseMillis));
         }, (extended) -> extended);
     }
 
@@ -85,9 +91,10 @@ final class RedlockHandle implements StoreLock {
     /** Reads every node: held while a majority holds this lock's token. */
     @Override
     public boolean verify() {
-        Round<String> read = Round.send(this.store.nodes(), this.store.quorum(), this.store.calls(),
-                (node) -> Objects.requireNonNullElse(node.read(this.key), ""),
-                (value) -> value.startsWith(this.token + ':'));
+        Round<Boolean> read = Round.send(this.store.nodes(), this.store.quorum(), this.store.calls(),
+                (node) -> this.sharing.isExclusive()
+                        ? Objects.requireNonNullElse(node.read(this.key), "").startsWith(this.token + ':')
+                        : holdsShare(node), (held) -> held);
         try {
             read.await(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis), false);
         }
@@ -105,6 +112,12 @@ final class RedlockHandle implements StoreLock {
         return false;
     }
 
+    /** Whether the node still has this share's entry, with its lease not run out. */
+    private boolean holdsShare(RedlockNode node) {
+        String value = valueOn(node);
+        return value != null && node.renewShare(this.key, value, 0);
+    }
+
     /**
      * Releases on every node, and again on a node whose acquisition answers only later; a majority that no longer
      * held it means the lock had been lost. With
@@ -119,14 +132,14 @@ final class RedlockHandle implements StoreLock {
         RedlockNode[] nodes = this.store.nodes();
         this.acquisition.whenAnswered((index) -> {
             try {
-                this.store.calls().execute(() -> nodes[index].release(this.key, this.token, keepMillis));
+                this.store.calls().execute(() -> release(nodes[index], keepMillis));
             }
             catch (RuntimeException ex) {
                 // Closed: the key expires with its lease there.
             }
         });
         Round<Boolean> release = Round.send(this.store.nodes(), this.store.quorum(), this.store.calls(),
-                (node) -> node.release(this.key, this.token, keepMillis), (released) -> released);
+                (node) -> release(node, keepMillis), (released) -> released);
         try {
             release.await(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis), false);
         }
@@ -140,5 +153,14 @@ final class RedlockHandle implements StoreLock {
                     + this.key + "'; it expires when its lease ends", release.firstError());
         }
         return release.successes() >= this.store.quorum();
+    }
+
+    /** Compare-and-release (or keep) on one node: the value there, or the share's entry there. */
+    private boolean release(RedlockNode node, long keepMillis) {
+        if (this.sharing.isExclusive()) {
+            return node.release(this.key, this.token, keepMillis);
+        }
+        String value = valueOn(node);
+        return node.releaseShare(this.key, (value != null) ? value : this.token + ':', keepMillis);
     }
 }

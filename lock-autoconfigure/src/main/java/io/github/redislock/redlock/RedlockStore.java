@@ -4,15 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -25,6 +21,7 @@ import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockTokens;
 import io.github.redislock.engine.LockStore;
+import io.github.redislock.engine.Sharing;
 import io.github.redislock.engine.StoreListener;
 import io.github.redislock.engine.StoreLock;
 import io.github.redislock.redis.support.HolderView;
@@ -50,9 +47,6 @@ public final class RedlockStore implements LockStore {
 
     private final String keyPrefix;
 
-    /** Threads of this application in {@link #take} after an attempt that found the key taken, per key. */
-    private final Map<String, Integer> waiting = new ConcurrentHashMap<>();
-
     /** Sends node calls in parallel. */
     private final ExecutorService calls;
 
@@ -65,8 +59,8 @@ public final class RedlockStore implements LockStore {
     /** Who holds any key, as a majority of the nodes says; never on the lock's path. */
     private final HolderView holders;
 
-    /** Single attempts: the lock and its fencing token on a majority. */
-    private final RedlockAttempt attempts;
+    /** Attempts until the deadline, and the threads waiting. */
+    private final RedlockWaiting waits;
 
     private volatile Duration instanceTtl = Duration.ofSeconds(30);
 
@@ -94,7 +88,8 @@ public final class RedlockStore implements LockStore {
         this.calls = new ThreadPoolExecutor(0, 2 * this.nodes.length * RedlockNode.MAX_CALLS_IN_FLIGHT, 60,
                 TimeUnit.SECONDS, new SynchronousQueue<>(), DaemonThreads.named("redlock-call"));
         this.holders = HolderView.forNodes(nodes, this.keyPrefix, RedlockNode::fenceKey);
-        this.attempts = new RedlockAttempt(this.nodes, this.quorum, this.calls);
+        this.waits = new RedlockWaiting(this.nodes, this.quorum, this.tokens,
+                new RedlockAttempt(this.nodes, this.quorum, this.calls), this.keyPrefix);
     }
 
     /** The prefixed key, checked as on a single Redis. */
@@ -104,57 +99,39 @@ public final class RedlockStore implements LockStore {
     }
 
     /**
-     * Attempts until one takes a majority or the deadline passes, 20–70 ms apart, each with a fresh random token
-     * of its own (the request's is not used).
+     * A write lock: attempts until one takes a majority or the deadline passes, 20–70 ms apart, each with a fresh
+     * random token of its own (the request's is not used); see {@link RedlockWaiting}.
      * @throws LockException if fewer than a majority of nodes answered the last attempt, a node holds a larger
-     * fencing token than the majority reported, or the thread is interrupted
+     * fencing token than the majority reported or has the key as a semaphore's, or the thread is interrupted
      */
     @Override
     public @Nullable RedlockHandle take(String key, String requestToken, long leaseMillis, boolean renewed,
             long deadline) {
-        boolean counted = false;
-        try {
-            while (true) {
-                // A fresh token per attempt: a late release of a failed attempt can never remove a later one's lock.
-                String token = this.tokens.next();
-                RedlockAttempt.Outcome attempt = this.attempts.attempt(key, token, leaseMillis);
-                if (attempt.fence() > 0) {
-                    return new RedlockHandle(this, key, token, attempt.fence(), leaseMillis, attempt.startNanos(),
-                            attempt.round());
-                }
-                long remaining = deadline - System.nanoTime();
-                if (remaining <= 0) {
-                    int reachable = this.attempts.reachable(attempt.round(), leaseMillis);
-                    if (reachable < this.quorum) {
-                        throw new LockException("Only " + reachable + " of " + this.nodes.length
-                                + " Redlock nodes answered for lock '" + key + "'; a majority (" + this.quorum
-                                + ") is needed", attempt.round().firstError());
-                    }
-                    return null;
-                }
-                if (!counted) {
-                    counted = true;
-                    this.waiting.merge(key, 1, Integer::sum);
-                }
-                // Backing off, not synchronising: the holder's release is not announced across the nodes.
-                LockSupport.parkNanos(Math.min(remaining,
-                        TimeUnit.MILLISECONDS.toNanos(20 + ThreadLocalRandom.current().nextLong(51))));
-                if (Thread.currentThread().isInterrupted()) {
-                    throw new LockException("Interrupted while waiting for lock '" + key + "'");
-                }
-            }
-        }
-        finally {
-            if (counted) {
-                this.waiting.computeIfPresent(key, (name, threads) -> (threads == 1) ? null : threads - 1);
-            }
-        }
+        return this.waits.take(this, key, leaseMillis, deadline, Sharing.EXCLUSIVE);
+    }
+
+    /**
+     * A write lock as above, or a share: a read lock held where a majority of the nodes let it in beside other
+     * readers, or a semaphore's permit held in one of its N slots on a majority (so that no more than N holders
+     * can count at once, however the nodes' holders differ); waiting by retries, a waiting writer queued on the
+     * nodes so that readers arriving later wait for it. See the package documentation.
+     */
+    @Override
+    public @Nullable RedlockHandle take(String key, String requestToken, long leaseMillis, boolean renewed,
+            long deadline, Sharing sharing) {
+        return this.waits.take(this, key, leaseMillis, deadline, sharing);
+    }
+
+    /** Write locks, read locks and semaphores of any size. */
+    @Override
+    public boolean supports(Sharing sharing) {
+        return true;
     }
 
     /** Threads waiting now, per key: from their first attempt that found the key taken until take returns. */
     @Override
     public Map<String, Integer> waiting() {
-        return new TreeMap<>(this.waiting);
+        return this.waits.waiting();
     }
 
     /** The lease less a clock drift allowance of 1% plus 2 ms, in ns. */

@@ -93,12 +93,13 @@ final class Round<T> {
     }
 
     /**
-     * Runs the action for every node that has not answered yet, once it does: an undo that must come after
-     * the call on that node, whichever connection each goes over.
+     * Runs the action for every node that has not answered yet, once it does (after any action given before): an
+     * undo that must come after the call on that node, whichever connection each goes over.
      */
     void whenAnswered(IntConsumer action) {
         synchronized (this) {
-            this.late = action;
+            IntConsumer before = this.late;
+            this.late = (before != null) ? before.andThen(action) : action;
         }
     }
 

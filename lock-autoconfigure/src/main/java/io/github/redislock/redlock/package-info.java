@@ -23,6 +23,19 @@
  * passed is kept on every node instead, owned by nobody, for the rest of it (counted from when the majority and
  * the fencing token were confirmed); the next holder's token still comes from the counters.
  * <p>
+ * Read locks and semaphores (shares) use the single Redis's {@code share.lua} on each node as one attempt that never
+ * queues: a share is held where a majority let it in, so a read lock and a write lock can never both hold a
+ * majority (any two majorities share a node, which keeps readers or one writer). A semaphore's permit needs more,
+ * since N holders per node do not bound the holders across nodes (with 3 nodes and N = 2, three holders can each
+ * have a different pair of nodes): each node gives a permit the lowest of the N slots free there, and the permit
+ * counts only where a majority gave it the same slot (its entries in other slots go at once), so no two holders
+ * count on one slot and at most N hold at once. Each share's fencing token comes from the counters as a write
+ * lock's does, raised only past them ({@code fence.lua}'s "above"), so that shares holding the key together each
+ * get a token of their own and every later writer one larger than all of them. Shares wait by retries; a writer
+ * that found readers on its key waits with a place in each node's queue ({@link RedlockWaiting}), so that readers
+ * arriving after it wait behind it and the last reader's release on a node hands that node's key to it: readers
+ * cannot starve a writer. A key in use with another permit count on any node fails the take at once.
+ * <p>
  * The engine over the store makes Redlock locks reentrant and multi-key as single-Redis locks are: the holding thread asking again gets a nested handle at once, with no node call, and
  * the key is released on every node when the outermost handle closes; other threads, and non-reentrant
  * (asynchronous, reactive) requests, are kept out. Several keys are taken in order, all or nothing.

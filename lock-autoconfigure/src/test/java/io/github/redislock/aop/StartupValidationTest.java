@@ -76,6 +76,23 @@ class StartupValidationTest {
     }
 
     @Test
+    void permitsBelowOneNameTheMethod() {
+        assertStartupFails(NoPermits.class, "NoPermits#lock", "permits must be at least 1", ": 0");
+    }
+
+    @Test
+    void permitsWithAReadLockNameTheMethod() {
+        assertStartupFails(CountedReadLock.class, "CountedReadLock#lock", "permits = 3 with mode = READ",
+                "a read lock has no permit count");
+    }
+
+    @Test
+    void aSemaphoreAndAReadLockStartFine() {
+        LockContexts.runner(redis).withBean(SharedDeclarations.class)
+                .run((context) -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
     void skipOnPrimitive() {
         assertStartupFails(SkipOnPrimitive.class, "SkipOnPrimitive#count", "primitive int");
     }
@@ -204,6 +221,31 @@ class StartupValidationTest {
 
         @DistributedLock(key = "k", leaseTime = "500ms", holdAtLeast = "${job.minimum:800ms}")
         public void lock() {
+        }
+    }
+
+    public static class NoPermits {
+
+        @DistributedLock(key = "k", permits = 0)
+        public void lock() {
+        }
+    }
+
+    public static class CountedReadLock {
+
+        @DistributedLock(key = "k", permits = 3, mode = io.github.redislock.LockMode.READ)
+        public void lock() {
+        }
+    }
+
+    public static class SharedDeclarations {
+
+        @DistributedLock(key = "partner:api", permits = 5)
+        public void call() {
+        }
+
+        @DistributedLock(key = "doc:#id", mode = io.github.redislock.LockMode.READ)
+        public void read(String id) {
         }
     }
 

@@ -31,12 +31,15 @@ class ConfigurationMetadataTest {
                     "redis-lock.verify-before-commit", "redis-lock.order", "redis-lock.local-handover-limit",
                     "redis-lock.local-handover-time-limit", "redis-lock.clock-drift", "redis-lock.replicas-to-acknowledge",
                     "redis-lock.replication-timeout", "redis-lock.max-keys-per-call", "redis-lock.instance-ttl",
-                    "redis-lock.redlock.nodes");
+                    "redis-lock.redlock.nodes", "redis-lock.leader.name", "redis-lock.leader.yield-pause");
         assertThat(properties).allSatisfy((property) -> {
             assertThat((String) property.get("description")).as("description of %s", property.get("name"))
                 .isNotBlank();
-            assertThat(property).as("default of %s", property.get("name")).containsKey("defaultValue");
         });
+        // The election's name has none: unset, the application stands in no election.
+        assertThat(properties).filteredOn((property) -> !"redis-lock.leader.name".equals(property.get("name")))
+            .allSatisfy((property) -> assertThat(property).as("default of %s", property.get("name"))
+                .containsKey("defaultValue"));
         assertThat(properties).filteredOn((property) -> "redis-lock.order".equals(property.get("name")))
             .singleElement()
             .satisfies((order) -> assertThat(order.get("defaultValue")).isEqualTo(RedisLockProperties.DEFAULT_ORDER));

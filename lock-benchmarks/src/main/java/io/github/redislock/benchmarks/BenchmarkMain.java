@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Locale;
 
 import io.github.redislock.benchmarks.hotkey.HotKeySuite;
+import io.github.redislock.benchmarks.hotkey.SharedKeySuite;
 import io.github.redislock.benchmarks.uncontended.UncontendedSuite;
 import io.github.redislock.testsupport.RedisServer;
 
@@ -59,6 +60,11 @@ public final class BenchmarkMain {
                         + " runs):");
                 table.addAll(new HotKeySuite(options.mode(), System.err).run(options.implementations()));
             }
+            if (options.shared()) {
+                System.err.println("Shared keys (timed harness, " + SharedKeySuite.countSelected(options.implementations())
+                        + " runs):");
+                table.addAll(new SharedKeySuite(options.mode(), System.err).run(options.implementations()));
+            }
         }
         System.out.println();
         if (table.isEmpty()) {
@@ -82,5 +88,7 @@ public final class BenchmarkMain {
                 mode.jmhMeasurementIterations(), mode.jmhMeasurementTime().toMillis() / 1000.0);
         System.out.printf("Hot key: timed harness, %ds warm-up + %ds measured per run, wait 10 s, lease 30 s (ours also renewed).%n",
                 mode.hotKeyWarmup().toSeconds(), mode.hotKeyMeasurement().toSeconds());
+        System.out.printf("Shared keys: the same harness, 4 clients x 4 threads, 1 ms section, semaphore of 4 and read-mostly "
+                + "90/10.%n");
     }
 }

@@ -11,16 +11,17 @@ import java.util.regex.Pattern;
  * @param mode full or quick durations
  * @param uncontended whether to run the uncontended JMH part
  * @param hotKey whether to run the hot-key part
+ * @param shared whether to run the shared-key part (semaphores and read/write locks)
  * @param implementations which implementations to run (by table name)
  * @param jmhLog where JMH's detailed output goes
  */
-record BenchmarkOptions(RunMode mode, boolean uncontended, boolean hotKey, Predicate<String> implementations,
+record BenchmarkOptions(RunMode mode, boolean uncontended, boolean hotKey, boolean shared, Predicate<String> implementations,
         Path jmhLog) {
 
     static final String USAGE = """
-            Usage: java -jar redis-lock-benchmarks.jar [--quick] [--only=uncontended|hotkey] [--include=REGEX] [--jmh-log=FILE]
-              --quick           ~2 minute smoke run (also: -Dquick); default is the full run (~7.5 minutes on 2 cores)
-              --only=PART       run only the uncontended (JMH) part or only the hot-key part
+            Usage: java -jar redis-lock-benchmarks.jar [--quick] [--only=uncontended|hotkey|shared] [--include=REGEX] [--jmh-log=FILE]
+              --quick           ~3 minute smoke run (also: -Dquick); default is the full run (~10 minutes on 2 cores)
+              --only=PART       run only the uncontended (JMH) part, the hot-key part, or the shared-key part (semaphores, read/write locks)
               --include=REGEX   run only implementations whose table name matches, e.g. 'ours|lettuce'
               --jmh-log=FILE    JMH's iteration-by-iteration output (default: a file in java.io.tmpdir)
             """;
@@ -37,8 +38,8 @@ record BenchmarkOptions(RunMode mode, boolean uncontended, boolean hotKey, Predi
             }
             else if (arg.startsWith("--only=")) {
                 only = arg.substring("--only=".length());
-                if (!only.equals("uncontended") && !only.equals("hotkey")) {
-                    throw new IllegalArgumentException("--only takes uncontended or hotkey, not " + only);
+                if (!only.equals("uncontended") && !only.equals("hotkey") && !only.equals("shared")) {
+                    throw new IllegalArgumentException("--only takes uncontended, hotkey or shared, not " + only);
                 }
             }
             else if (arg.startsWith("--include=")) {
@@ -52,6 +53,6 @@ record BenchmarkOptions(RunMode mode, boolean uncontended, boolean hotKey, Predi
             }
         }
         return new BenchmarkOptions(quick ? RunMode.QUICK : RunMode.FULL, only == null || only.equals("uncontended"),
-                only == null || only.equals("hotkey"), implementations, jmhLog);
+                only == null || only.equals("hotkey"), only == null || only.equals("shared"), implementations, jmhLog);
     }
 }

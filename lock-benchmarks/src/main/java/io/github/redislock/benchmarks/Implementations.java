@@ -48,6 +48,24 @@ public final class Implementations {
     /** Spring Integration's {@code ZookeeperLockRegistry}: {@code obtain(key).tryLock(wait)} + {@code unlock()}. */
     public static final String SI_ZOOKEEPER = "si-zookeeper";
 
+    /** The template with {@code permits(4)} (or {@code mode(READ)} for reads), fixed 30 s lease, on Redis. */
+    public static final String OURS_SHARED = "ours-shared";
+
+    /** The same on the ZooKeeper store (renewed-lease form: ZooKeeper renews nothing). */
+    public static final String OURS_ZOOKEEPER_SHARED = "ours-zookeeper-shared";
+
+    /** Redisson's {@code RPermitExpirableSemaphore}: {@code tryAcquire(wait, 30 s)} + {@code release(id)}. */
+    public static final String REDISSON_PERMIT_SEMAPHORE = "redisson-permit-semaphore";
+
+    /** Redisson's {@code RReadWriteLock}: read or write lock, {@code tryLock(wait, 30 s)} + {@code unlock()}. */
+    public static final String REDISSON_READ_WRITE = "redisson-rwlock";
+
+    /** Curator's {@code InterProcessSemaphoreV2}: {@code acquire(wait)} + {@code returnLease}. */
+    public static final String CURATOR_SEMAPHORE = "curator-semaphore";
+
+    /** Curator's {@code InterProcessReadWriteLock}: read or write lock, {@code acquire(wait)} + {@code release()}. */
+    public static final String CURATOR_READ_WRITE = "curator-rwlock";
+
     private Implementations() {
     }
 }

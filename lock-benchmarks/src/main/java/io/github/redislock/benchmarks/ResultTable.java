@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Prints all figures as one table, each with its ratio to raw Lettuce and to every peer library measured in
@@ -15,8 +16,12 @@ import java.util.Objects;
  */
 public final class ResultTable {
 
-    /** The implementations every figure is divided by, in column order, with their column headings. */
-    private static final Map<String, String> PEERS = peers();
+    /**
+     * The column headings, in order, each with the implementations whose figure a row is divided by there: one per
+     * section at most (a library's plain lock in the lock sections, its semaphore or read/write lock in the
+     * shared-key sections).
+     */
+    private static final Map<String, Set<String>> PEERS = peers();
 
     private final List<Figure> figures = new ArrayList<>();
 
@@ -35,7 +40,7 @@ public final class ResultTable {
     public void print(PrintStream out) {
         List<String[]> rows = new ArrayList<>();
         List<String> header = new ArrayList<>(List.of("section", "metric [unit]", "implementation", "value", "+-99.9%"));
-        PEERS.values().forEach((heading) -> header.add("/" + heading));
+        PEERS.keySet().forEach((heading) -> header.add("/" + heading));
         rows.add(header.toArray(String[]::new));
         String lastSection = null;
         String lastMetric = null;
@@ -48,7 +53,7 @@ public final class ResultTable {
             row.add(figure.implementation());
             row.add(formatValue(figure.value()));
             row.add(Double.isNaN(figure.error()) ? "" : formatValue(figure.error()));
-            for (String peer : PEERS.keySet()) {
+            for (Set<String> peer : PEERS.values()) {
                 row.add(formatRatio(figure, peerFigure(figure, peer)));
             }
             rows.add(row.toArray(String[]::new));
@@ -64,12 +69,14 @@ public final class ResultTable {
                 + "naive = StringRedisTemplate setIfAbsent + DefaultRedisScript; redisson = RLock tryLock(wait, 30 s); "
                 + "redisson-wd = RLock watchdog (leaseTime -1); si-spin / si-pubsub = Spring Integration "
                 + "RedisLockRegistry SPIN_LOCK / PUB_SUB_LOCK; curator / si-zk = Curator InterProcessMutex / Spring "
-                + "Integration ZookeeperLockRegistry (the ZooKeeper sections, on one in-process ZooKeeper server).");
+                + "Integration ZookeeperLockRegistry (the ZooKeeper sections, on one in-process ZooKeeper server). "
+                + "In the semaphore and read-mostly sections: redisson = RPermitExpirableSemaphore / RReadWriteLock, "
+                + "curator = InterProcessSemaphoreV2 / InterProcessReadWriteLock.");
     }
 
-    private Figure peerFigure(Figure figure, String peer) {
+    private Figure peerFigure(Figure figure, Set<String> peer) {
         for (Figure candidate : this.figures) {
-            if (candidate.implementation().equals(peer) && candidate.section().equals(figure.section())
+            if (peer.contains(candidate.implementation()) && candidate.section().equals(figure.section())
                     && candidate.metric().equals(figure.metric())) {
                 return candidate;
             }
@@ -122,16 +129,18 @@ public final class ResultTable {
         }
     }
 
-    private static Map<String, String> peers() {
-        Map<String, String> peers = new LinkedHashMap<>();
-        peers.put(Implementations.LETTUCE_RAW, "lettuce");
-        peers.put(Implementations.NAIVE_TEMPLATE, "naive");
-        peers.put(Implementations.REDISSON, "redisson");
-        peers.put(Implementations.REDISSON_WATCHDOG, "redisson-wd");
-        peers.put(Implementations.SI_SPIN, "si-spin");
-        peers.put(Implementations.SI_PUBSUB, "si-pubsub");
-        peers.put(Implementations.CURATOR_MUTEX, "curator");
-        peers.put(Implementations.SI_ZOOKEEPER, "si-zk");
+    private static Map<String, Set<String>> peers() {
+        Map<String, Set<String>> peers = new LinkedHashMap<>();
+        peers.put("lettuce", Set.of(Implementations.LETTUCE_RAW));
+        peers.put("naive", Set.of(Implementations.NAIVE_TEMPLATE));
+        peers.put("redisson", Set.of(Implementations.REDISSON, Implementations.REDISSON_PERMIT_SEMAPHORE,
+                Implementations.REDISSON_READ_WRITE));
+        peers.put("redisson-wd", Set.of(Implementations.REDISSON_WATCHDOG));
+        peers.put("si-spin", Set.of(Implementations.SI_SPIN));
+        peers.put("si-pubsub", Set.of(Implementations.SI_PUBSUB));
+        peers.put("curator", Set.of(Implementations.CURATOR_MUTEX, Implementations.CURATOR_SEMAPHORE,
+                Implementations.CURATOR_READ_WRITE));
+        peers.put("si-zk", Set.of(Implementations.SI_ZOOKEEPER));
         return peers;
     }
 }

@@ -2,6 +2,9 @@ package io.github.redislock.kotlin
 
 import io.github.redislock.DistributedLockTemplate
 import io.github.redislock.LockContext
+import io.github.redislock.LockException
+import io.github.redislock.LockMode
+import io.github.redislock.LockRequest
 import io.github.redislock.LockLostEvent
 import io.github.redislock.LockLostException
 import io.github.redislock.LockNotAcquiredException
@@ -183,6 +186,33 @@ class CoroutineLockLifecycleTest {
             .isInstanceOf(LockNotAcquiredException::class.java)
         release.complete(Unit)
         holder.join()
+        assertThat(LockContext.current()).isEmpty()
+    }
+
+    @Test
+    fun aCoroutineEntersWhatItHoldsByTheRuleOfThreads() = run { app ->
+        val template = app.template()
+        fun read(key: String) = LockRequest.of(key, Duration.ZERO, null).mode(LockMode.READ)
+        // A read lock inside the coroutine's write lock enters it: same fence, no store call.
+        val fences = template.withLock("doc") {
+            val outer = LockContext.current().orElseThrow().fencingToken()
+            listOf(outer, template.withLock(read("doc")) { LockContext.current().orElseThrow().fencingToken() })
+        }
+        assertThat(fences[1]).isEqualTo(fences[0])
+        // A write lock inside its own read lock (an upgrade) is refused at once, and the read lock stays.
+        template.withLock(read("doc")) {
+            val upgrade = runCatching { template.withLock("doc", Duration.ofSeconds(30)) { } }.exceptionOrNull()
+            assertThat(upgrade).isInstanceOf(LockException::class.java).hasMessageContaining("upgrade")
+            assertThat(LockContext.current().orElseThrow().isHeld).isTrue()
+        }
+        // Another permit count than the one held is refused, naming both.
+        template.withLock(LockRequest.of("pool", Duration.ZERO, null).permits(3)) {
+            val otherCount = runCatching {
+                template.withLock(LockRequest.of("pool", Duration.ZERO, null).permits(2)) { }
+            }.exceptionOrNull()
+            assertThat(otherCount).isInstanceOf(LockException::class.java).hasMessageContaining("3 permit")
+                .hasMessageContaining("asks for 2")
+        }
         assertThat(LockContext.current()).isEmpty()
     }
 

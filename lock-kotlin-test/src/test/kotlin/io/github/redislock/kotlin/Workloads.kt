@@ -20,20 +20,27 @@ internal object Workloads {
      * Two applications × three dispatchers (the last one [hop]) × three coroutines, five [Stock.reserve] calls each,
      * hopping to another dispatcher inside; returns how many calls were made.
      */
-    fun reserveInTwoApplications(runner: ApplicationContextRunner, hop: CoroutineDispatcher): Int {
+    fun reserveInTwoApplications(runner: ApplicationContextRunner, hop: CoroutineDispatcher): Int =
+        callInTwoApplications(runner, hop) { app, other -> app.getBean(Stock::class.java).reserve("42", other) }
+
+    /**
+     * Two applications × three dispatchers (the last one [hop]) × three coroutines, each making five [call]s with its
+     * application and a dispatcher to hop to inside (not its own); returns how many calls were made.
+     */
+    fun callInTwoApplications(runner: ApplicationContextRunner, hop: CoroutineDispatcher,
+            call: suspend (ApplicationContext, CoroutineDispatcher) -> Unit): Int {
         var calls = 0
         runner.run { first ->
             runner.run { second ->
                 runBlocking {
                     val start = CompletableDeferred<Unit>()
                     for (app in listOf<ApplicationContext>(first, second)) {
-                        val stock = app.getBean(Stock::class.java)
                         for (dispatcher in listOf(Dispatchers.Default, Dispatchers.IO, hop)) {
                             repeat(3) {
                                 calls += 5
                                 launch(dispatcher) {
                                     start.await()
-                                    repeat(5) { stock.reserve("42", if (dispatcher == hop) Dispatchers.Default else hop) }
+                                    repeat(5) { call(app, if (dispatcher == hop) Dispatchers.Default else hop) }
                                 }
                             }
                         }

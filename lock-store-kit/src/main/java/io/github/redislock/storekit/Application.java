@@ -20,15 +20,36 @@ public final class Application {
 
     private final LockStore store;
 
+    private final StoreFixture fixture;
+
     private final LockEngine engine;
 
     private final List<Loss> losses = new CopyOnWriteArrayList<>();
 
-    Application(String name, LockStore store, Duration renewedLease) {
+    private volatile boolean crashed;
+
+    Application(String name, StoreFixture fixture, Duration renewedLease) {
         this.name = name;
-        this.store = store;
+        this.fixture = fixture;
+        this.store = fixture.newStore();
         this.engine = new LockEngine(store, renewedLease,
                 (key, token, fence, detection) -> this.losses.add(new Loss(key, token, fence, detection)));
+    }
+
+    /**
+     * The application crashes: its engine stops (renewing nothing, releasing nothing) and its store closes; what
+     * it held ends as the store's locks end ({@link StoreFixture#crashed}). The kit no longer asks it whether
+     * anything is left.
+     */
+    public void crash() {
+        this.crashed = true;
+        this.engine.close();
+        this.fixture.crashed(this.store);
+    }
+
+    /** Whether {@link #crash} was called. */
+    public boolean crashed() {
+        return this.crashed;
     }
 
     /** The application's name in the check's messages. */

@@ -31,12 +31,19 @@ import org.junit.jupiter.api.Timeout;
  * {@link NothingLeftChecks} (timeouts and interrupts leave nothing), {@link HoldAtLeastChecks},
  * {@link ReentrancyChecks}, {@link LeaseChecks} (renewal across leases, fixed leases), {@link LossChecks} (losses
  * told within the documented bound; a release of a lock no longer ours deletes nothing) and
- * {@link InspectionChecks} (the holder view across applications). A check that depends on time judges by what it
+ * {@link InspectionChecks} (the holder view across applications), {@link PermitChecks} (semaphores: at most N
+ * holders, all N reachable, a crashed holder's permits back within one lease, another count refused),
+ * {@link ReadWriteChecks} (readers together, a writer alone, no writer starved, upgrade refused, downgrade entered),
+ * {@link ExtendChecks} (a holder's extension outlives the first lease, fixes a renewed one, says when the lock is
+ * lost) and {@link LeaderChecks} (leader election over the store: never two leaders at once, judged by a
+ * {@link LeaderWitness}; terms that grow; hand-over on yield and stop; a lost leadership told). A check that depends
+ * on time judges by what it
  * measured (see {@link Pauses}), so a loaded machine does not fail it by chance.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 public abstract class LockStoreContract implements ExclusionChecks, MultiKeyChecks, NothingLeftChecks,
-        HoldAtLeastChecks, ReentrancyChecks, LeaseChecks, LossChecks, InspectionChecks {
+        HoldAtLeastChecks, ReentrancyChecks, LeaseChecks, LossChecks, InspectionChecks, PermitChecks, ReadWriteChecks,
+        ExtendChecks, LeaderChecks {
 
     private Applications applications;
 

@@ -2,6 +2,9 @@ package io.github.redislock.storekit;
 
 import java.time.Duration;
 
+import io.github.redislock.engine.LockStore;
+import io.github.redislock.engine.Sharing;
+
 /**
  * What every group of checks of {@link LockStoreContract} shares: the applications of the running check, and the
  * leases and waits they use. Checks whose subject is not renewal take {@link #STEADY_LEASE}, so that no pause of
@@ -31,6 +34,15 @@ public interface StoreChecks {
     /** One more application of the running check, with the given renewed lease. */
     default Application start(Duration renewedLease) {
         return applications().start(renewedLease);
+    }
+
+    /**
+     * Skips a check of shared keys for a store that keeps exclusive locks only ({@link LockStore#supports}): the
+     * kit holds a store to the promises it makes.
+     */
+    default void assumeShared(Sharing sharing) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(start(STEADY_LEASE).store().supports(sharing),
+                () -> "the store keeps no " + sharing.describe());
     }
 
     /** See {@link Applications#awaitNothingLeft}. */

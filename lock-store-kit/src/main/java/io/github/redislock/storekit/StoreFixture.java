@@ -39,6 +39,30 @@ public interface StoreFixture extends AutoCloseable {
     void loseLock(LockStore holder, String key);
 
     /**
+     * Takes one holder of a shared key (a reader, a semaphore's permit) away from the backend behind its back, as
+     * {@link #loseLock} does for a lock, leaving the key's other holders alone. The default is {@link #loseLock},
+     * right for a store whose loss takes only that holder's locks (a session store ends the holder's session); a
+     * store that keeps every holder of a key under one entry must override it.
+     * @param holder the store through which the permit is held
+     * @param key the store's key
+     * @param token the holder's token ({@link io.github.redislock.LockHandle#token()})
+     */
+    default void losePermit(LockStore holder, String key, String token) {
+        loseLock(holder, key);
+    }
+
+    /**
+     * An application crashed: its engine stopped without releasing anything and its store is closed. The backend
+     * ends what it keeps of a process that is gone as it would in production. The default does nothing, right for
+     * a leased store (its locks expire by themselves within one lease); a session store ends the application's
+     * session here, as its servers do once the session timeout has passed without a word from the process (that
+     * wait, the servers' own, is left out so that the check is not bound by the session timeout).
+     * @param store the store (made by {@link #newStore}) of the crashed application
+     */
+    default void crashed(LockStore store) {
+    }
+
+    /**
      * What the backend keeps for the key now, read from the backend itself, not through a store: the key,
      * queue entries, lock nodes, on any node; one line each, empty when nothing is left. What a store keeps on
      * purpose beyond a key's life (a fencing counter that must outlive it) is not residue.

@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * unknown, or is slow; a key taken by someone else, lost behind its holder's back, or reported lost by the store
  * itself; leases the store keeps longer than the engine counts them.
  */
-final class ScriptedStore extends ForwardingStore {
+class ScriptedStore extends ForwardingStore {
 
     final List<String> takes = new CopyOnWriteArrayList<>();
 
@@ -73,6 +73,17 @@ final class ScriptedStore extends ForwardingStore {
     /** Locks that expire unless extended. */
     static ScriptedStore withLeases() {
         return new ScriptedStore(new InMemoryStoreFixture("", UnaryOperator.identity()), true);
+    }
+
+    /** Locks that expire unless extended, in a store written before shared keys: exclusive locks only. */
+    static ScriptedStore exclusiveOnly() {
+        return new ScriptedStore(new InMemoryStoreFixture("", UnaryOperator.identity()), true) {
+
+            @Override
+            public boolean supports(Sharing sharing) {
+                return sharing.isExclusive();
+            }
+        };
     }
 
     /** Locks that last until released, as a session store's: the engine never extends them. */

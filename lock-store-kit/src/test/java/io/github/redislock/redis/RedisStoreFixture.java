@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockStore;
+import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.storekit.RedisNodes;
 import io.github.redislock.storekit.StoreFixture;
 import io.github.redislock.testsupport.RedisCluster;
@@ -21,7 +22,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 /**
  * The single-Redis store under the kit, on one server or a cluster: each application a {@link RedisLockStore}
  * on a connection factory of its own (and its own housekeeping thread), as separate processes would have. A lock
- * is lost by deleting its key on the node that serves it; residue is any key beginning with the lock key (the
+ * is lost by deleting its key on the node that serves it, a share by taking its entry out of the key's holders; residue is any key beginning with the lock key (the
  * key, its queue and queue entries) on any node.
  */
 final class RedisStoreFixture implements StoreFixture {
@@ -65,6 +66,12 @@ final class RedisStoreFixture implements StoreFixture {
     @Override
     public void loseLock(LockStore holder, String key) {
         this.nodeFor.apply(key).command("DEL", key);
+    }
+
+    /** A share is its entry among the key's holders (see {@code share.lua}): that entry alone goes. */
+    @Override
+    public void losePermit(LockStore holder, String key, String token) {
+        this.nodeFor.apply(key).command("ZREM", KeySlots.holdersKey(key), token);
     }
 
     @Override

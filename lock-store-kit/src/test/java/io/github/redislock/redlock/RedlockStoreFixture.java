@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.redislock.engine.LockStore;
+import io.github.redislock.redis.support.KeySlots;
+import io.github.redislock.testsupport.RedisServer;
 import io.github.redislock.storekit.RedisNodes;
 import io.github.redislock.storekit.StoreFixture;
 import io.github.redislock.testsupport.RedlockMasters;
@@ -31,12 +33,29 @@ final class RedlockStoreFixture implements StoreFixture {
         this.masters.all().forEach((master) -> master.command("DEL", key));
     }
 
+    /**
+     * A share is its entry among the key's holders on each master ({@code [<slot>/]<attempt token>:<that master's
+     * fence>}): those of the holder's token go, on every master.
+     */
+    @Override
+    public void losePermit(LockStore holder, String key, String token) {
+        String attempt = token.substring(0, token.lastIndexOf(':') + 1);
+        String holders = KeySlots.holdersKey(key);
+        for (RedisServer master : this.masters.all()) {
+            for (Object entry : (List<?>) master.command("ZRANGE", holders, "0", "-1")) {
+                String text = entry.toString();
+                if (text.substring(text.indexOf('/') + 1).startsWith(attempt)) {
+                    master.command("ZREM", holders, text);
+                }
+            }
+        }
+    }
+
     @Override
     public List<String> residue(String key) {
         String counter = RedlockNode.fenceKey(key);
         return RedisNodes.keysOf(this.masters.all(), key, counter::equals);
     }
-
 
     @Override
     public boolean leased() {

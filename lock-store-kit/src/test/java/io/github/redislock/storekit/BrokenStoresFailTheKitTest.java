@@ -16,6 +16,7 @@ import org.junit.platform.testkit.engine.Events;
 
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockStore;
+import io.github.redislock.engine.Sharing;
 import io.github.redislock.engine.StoreLock;
 import io.github.redislock.test.InMemoryStoreFixture;
 
@@ -51,8 +52,25 @@ class BrokenStoresFailTheKitTest {
                 "requestsNamingTheSameKeysInEitherOrderNeverDeadlock",
                 "aWaiterGetsInNoEarlierThanHoldAtLeastAfterTheHolderTookTheKey",
                 "theReleaseOfALockNoLongerOursLeavesTheNextHoldersLockAlone",
-                "aFixedLeaseEndsTheLockAndItsReleaseReportsTheLoss");
+                "aFixedLeaseEndsTheLockAndItsReleaseReportsTheLoss",
+                "aYieldedLeadershipPassesToAnotherCandidateWithALargerTerm",
+                "aStoppedLeaderHandsOverToAnotherCandidate", "aLeaderWhoseLockTheStoreLosesIsRevokedAsLost");
         assertThat(outcome.passed()).containsAll(UNRELATED);
+    }
+
+    @Test
+    void aSemaphoreThatAdmitsOneMoreFailsThePermitChecks() {
+        Outcome outcome = run(OneMorePermit.class);
+        assertThat(outcome.failed()).contains("exactlyItsPermitsAreHeldAtOnceAndAReleasedOneIsTakenAgain");
+        assertThat(outcome.passed()).containsAll(UNRELATED).contains("readersShareAKeyAndAWriterWaitsForThemAll");
+    }
+
+    @Test
+    void readersThatDoNotShareFailTheReadChecks() {
+        Outcome outcome = run(ReadersAlone.class);
+        assertThat(outcome.failed()).contains("readersShareAKeyAndAWriterWaitsForThemAll",
+                "multiKeyRequestsOfEitherModeAreAllOrNothing");
+        assertThat(outcome.passed()).containsAll(UNRELATED).contains("exactlyItsPermitsAreHeldAtOnceAndAReleasedOneIsTakenAgain");
     }
 
     private static Outcome run(Class<? extends LockStoreContract> suite) {
@@ -134,6 +152,38 @@ class BrokenStoresFailTheKitTest {
                 }
             };
             return new InMemoryStoreFixture("kit:", shrinking);
+        }
+    }
+
+    /** A semaphore of N that keeps one permit more than asked: N + 1 holders at once. */
+    @ExtendWith(SabotageRun.class)
+    static class OneMorePermit extends LockStoreContract {
+
+        @Override
+        protected StoreFixture fixture() {
+            return new InMemoryStoreFixture("kit:", (store) -> new ForwardingStore(store) {
+
+                @Override
+                protected Sharing sharing(Sharing asked) {
+                    return asked.isSemaphore() ? Sharing.permits(asked.permits() + 1) : asked;
+                }
+            });
+        }
+    }
+
+    /** Read locks kept as write locks: every reader alone. */
+    @ExtendWith(SabotageRun.class)
+    static class ReadersAlone extends LockStoreContract {
+
+        @Override
+        protected StoreFixture fixture() {
+            return new InMemoryStoreFixture("kit:", (store) -> new ForwardingStore(store) {
+
+                @Override
+                protected Sharing sharing(Sharing asked) {
+                    return asked.isRead() ? Sharing.EXCLUSIVE : asked;
+                }
+            });
         }
     }
 }

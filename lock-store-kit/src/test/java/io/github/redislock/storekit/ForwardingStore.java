@@ -12,6 +12,7 @@ import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockEngineProbe;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockStore;
+import io.github.redislock.engine.Sharing;
 import io.github.redislock.engine.StoreListener;
 import io.github.redislock.engine.StoreLock;
 
@@ -44,6 +45,30 @@ public class ForwardingStore implements LockStore {
     public @Nullable StoreLock take(String key, String token, long leaseMillis, boolean renewed, long deadlineNanos) {
         StoreLock taken = this.store.take(key, token, leaseMillis, renewed, deadlineNanos);
         return (taken != null) ? wrap(taken) : null;
+    }
+
+    /**
+     * An exclusive take goes through {@link #take(String, String, long, boolean, long)} (so that decorators of it
+     * see every take); a shared one to the store under it, as {@link #sharing} says.
+     */
+    @Override
+    public @Nullable StoreLock take(String key, String token, long leaseMillis, boolean renewed, long deadlineNanos,
+            Sharing sharing) {
+        if (sharing.isExclusive()) {
+            return take(key, token, leaseMillis, renewed, deadlineNanos);
+        }
+        StoreLock taken = this.store.take(key, token, leaseMillis, renewed, deadlineNanos, sharing(sharing));
+        return (taken != null) ? wrap(taken) : null;
+    }
+
+    /** How a shared take is passed to the store under it (as asked, unless overridden). */
+    protected Sharing sharing(Sharing asked) {
+        return asked;
+    }
+
+    @Override
+    public boolean supports(Sharing sharing) {
+        return this.store.supports(sharing);
     }
 
     /** The lock handed out for one the store under it took. */

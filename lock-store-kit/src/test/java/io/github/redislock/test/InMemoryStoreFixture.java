@@ -45,6 +45,12 @@ public final class InMemoryStoreFixture implements StoreFixture {
         this.backend.drop(key);
     }
 
+    /** The holder's entry alone goes from the key's holders. */
+    @Override
+    public void losePermit(LockStore holder, String key, String token) {
+        this.backend.drop(key, token);
+    }
+
     /** The key held or kept, or takes in its line: read from the backend's slot. */
     @Override
     public List<String> residue(String key) {

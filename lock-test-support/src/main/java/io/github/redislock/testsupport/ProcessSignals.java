@@ -3,6 +3,7 @@ package io.github.redislock.testsupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Sends a signal to a child process by PID with {@code kill}, for the faults the JDK cannot cause:
@@ -12,6 +13,21 @@ import java.util.concurrent.TimeUnit;
 public final class ProcessSignals {
 
     private ProcessSignals() {
+    }
+
+    /**
+     * Freezes the process ({@code STOP}), returns what {@code meanwhile} returns, and thaws it ({@code CONT}) in
+     * any case.
+     * @param process the process, started by the caller
+     */
+    public static <T> T frozenWhile(Process process, Supplier<T> meanwhile) {
+        send(process, "STOP");
+        try {
+            return meanwhile.get();
+        }
+        finally {
+            send(process, "CONT");
+        }
     }
 
     /**

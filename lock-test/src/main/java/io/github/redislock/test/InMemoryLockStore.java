@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
@@ -16,6 +15,7 @@ import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.KeyRules;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockStore;
+import io.github.redislock.engine.Sharing;
 import io.github.redislock.engine.StoreListener;
 import io.github.redislock.engine.StoreLock;
 
@@ -26,15 +26,15 @@ import io.github.redislock.engine.StoreLock;
  * runs out unextended is free, and its holder finds it lost at its next renewal, check or release.
  * <p>
  * One {@link ReentrantLock} guards the map of {@link KeySlot}s and everything in them; nothing blocks while holding
- * it except a waiting take, which releases it while it waits. Each key goes through the states of {@link KeySlot}.
- * The line of a key is fair: a take waits behind every take that came before it, and only the first in line
- * takes a FREE key; each waiting take waits on a {@link Condition} of its own, and is woken when the key is
- * released, kept or extended, or when it becomes first. The first in line also wakes by itself when the
- * holder's lease (or the keep) ends, so a lock whose holder stopped extending it passes on without anybody
- * telling. A take that leaves the line (it took the key, its deadline passed, it was interrupted, the store
- * closed) wakes the next one. Fencing tokens count up per key from 1 and are never reused, also across the key
- * being FREE; a release, extension or check compares both the token and the fencing token with the key's, so an
- * old holder can never touch a later one's lock.
+ * it except a waiting take, which releases it while it waits. Each key goes through the states of {@link KeySlot}:
+ * write, read and semaphore keys, every holder with a lease of its own. The line of a key is fair: a take is
+ * admitted only when every take that came before it would be admitted too (readers behind a waiting writer wait);
+ * each waiting take waits on a condition of its own, and is woken when a holder is released, kept or extended,
+ * or when a take leaves the line. A blocked take also wakes by itself when the earliest lease (or keep) ends, so
+ * a lock whose holder stopped extending it passes on without anybody telling. Fencing tokens count up per key
+ * from 1, across every kind, and are never reused, also across the key being FREE; a release, extension or check
+ * compares both the token and the fencing token with a holder's, so an old holder can never touch a later one's
+ * lock.
  */
 public final class InMemoryLockStore implements LockStore {
 
@@ -78,20 +78,35 @@ public final class InMemoryLockStore implements LockStore {
 
     @Override
     public @Nullable StoreLock take(String key, String token, long leaseMillis, boolean renewed, long deadlineNanos) {
+        return take(key, token, leaseMillis, renewed, deadlineNanos, Sharing.EXCLUSIVE);
+    }
+
+    /** Every sharing: write, read and semaphore keys, fair as {@link KeySlot} says. */
+    @Override
+    public boolean supports(Sharing sharing) {
+        return true;
+    }
+
+    @Override
+    public @Nullable StoreLock take(String key, String token, long leaseMillis, boolean renewed, long deadlineNanos,
+            Sharing sharing) {
         long leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
         this.lock.lock();
         try {
             KeySlot slot = this.slots.computeIfAbsent(key, KeySlot::new);
-            Condition me = null;
+            Sharing inUse = slot.inUseAs(System.nanoTime());
+            if (inUse != null && !inUse.sharesKeyWith(sharing)) {
+                throw sharing.mismatch(key, inUse);
+            }
+            KeySlot.Waiter me = null;
             try {
                 while (true) {
                     if (this.closed) {
                         throw new LockException("The in-process lock store is closed; lock '" + key + "' not taken");
                     }
                     long now = System.nanoTime();
-                    KeySlot.State state = slot.state(now);
-                    if (state == KeySlot.State.FREE && (slot.line.isEmpty() || slot.line.peekFirst() == me)) {
-                        long fence = slot.take(token, now, leaseNanos);
+                    if (slot.admits(me, sharing, now)) {
+                        long fence = slot.take(token, sharing, now, leaseNanos);
                         return new InMemoryLock(this, key, token, fence, now);
                     }
                     long left = deadlineNanos - now;
@@ -99,14 +114,14 @@ public final class InMemoryLockStore implements LockStore {
                         return null;
                     }
                     if (me == null) {
-                        me = this.lock.newCondition();
-                        slot.line.addLast(me);
+                        me = new KeySlot.Waiter(sharing, this.lock.newCondition());
+                        slot.line.add(me);
                     }
-                    if (slot.line.peekFirst() == me && state != KeySlot.State.FREE) {
-                        // First in line: nobody tells when a lease or keep ends, so wake then by itself.
-                        left = Math.min(left, slot.untilNanos() - now);
+                    if (slot.state(now) != KeySlot.State.FREE) {
+                        // Nobody tells when a lease or keep ends, so wake then by itself.
+                        left = Math.min(left, slot.earliestEndNanos() - now);
                     }
-                    me.awaitNanos(left);
+                    me.wake().awaitNanos(left);
                 }
             }
             catch (InterruptedException ex) {
@@ -138,14 +153,16 @@ public final class InMemoryLockStore implements LockStore {
         try {
             long now = System.nanoTime();
             for (int i = 0; i < extended.length; i++) {
-                KeySlot slot = heldSlot(locks.get(i), now);
-                if (slot != null) {
-                    slot.extend(now, leaseNanos);
-                    // The first in line waits for the end of the lease; it has just moved.
-                    slot.signalFirst();
+                StoreLock held = locks.get(i);
+                KeySlot slot = this.slots.get(held.key());
+                KeySlot.Holder holder = (slot != null) ? slot.holder(held.token(), held.fencingToken(), now) : null;
+                if (holder != null) {
+                    slot.extend(holder, now, leaseNanos);
+                    // Waiters wait for the end of the earliest lease; it may have just moved.
+                    slot.signalAll();
                 }
                 // Never UNKNOWN: memory always answers.
-                extended[i] = (slot != null) ? Extension.EXTENDED : Extension.NOT_HELD;
+                extended[i] = (holder != null) ? Extension.EXTENDED : Extension.NOT_HELD;
             }
         }
         finally {
@@ -159,18 +176,19 @@ public final class InMemoryLockStore implements LockStore {
         this.lock.lock();
         try {
             long now = System.nanoTime();
-            KeySlot slot = heldSlot(held, now);
-            if (slot == null) {
+            KeySlot slot = this.slots.get(held.key());
+            KeySlot.Holder holder = (slot != null) ? slot.holder(held.token(), held.fencingToken(), now) : null;
+            if (holder == null) {
                 return false;
             }
             if (keepMillis > 0) {
-                slot.keep(now, TimeUnit.MILLISECONDS.toNanos(keepMillis));
+                slot.keep(holder, now, TimeUnit.MILLISECONDS.toNanos(keepMillis));
             }
             else {
-                slot.free();
+                slot.free(holder);
             }
-            // Kept too: the first in line then waits, with a timeout, for the keep to end.
-            slot.signalFirst();
+            // Kept too: waiters then wait, with a timeout, for the keep to end.
+            slot.signalAll();
             return true;
         }
         finally {
@@ -182,17 +200,12 @@ public final class InMemoryLockStore implements LockStore {
     boolean verify(InMemoryLock held) {
         this.lock.lock();
         try {
-            return heldSlot(held, System.nanoTime()) != null;
+            KeySlot slot = this.slots.get(held.key());
+            return slot != null && slot.holder(held.token(), held.fencingToken(), System.nanoTime()) != null;
         }
         finally {
             this.lock.unlock();
         }
-    }
-
-    /** The lock's slot if its key is HELD by exactly its token and fencing token now; else {@code null}. */
-    private @Nullable KeySlot heldSlot(StoreLock held, long now) {
-        KeySlot slot = this.slots.get(held.key());
-        return (slot != null && slot.heldBy(held.token(), held.fencingToken(), now)) ? slot : null;
     }
 
     /** The state of the key (prefix included) now; FREE for a key never taken. */
@@ -213,8 +226,8 @@ public final class InMemoryLockStore implements LockStore {
         try {
             KeySlot slot = this.slots.get(key);
             if (slot != null) {
-                slot.free();
-                slot.signalFirst();
+                slot.drop();
+                slot.signalAll();
             }
         }
         finally {
@@ -275,6 +288,21 @@ public final class InMemoryLockStore implements LockStore {
         }
     }
 
+    /** The holder with this token goes at once, the key's other holders stay: one reader or permit lost. */
+    void drop(String key, String token) {
+        this.lock.lock();
+        try {
+            KeySlot slot = this.slots.get(key);
+            if (slot != null) {
+                slot.drop(token);
+                slot.signalAll();
+            }
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
     /** Takes fail from now on, waiting ones too; held locks stay until released or their leases end. */
     @Override
     public void close() {
@@ -282,9 +310,7 @@ public final class InMemoryLockStore implements LockStore {
         try {
             this.closed = true;
             for (KeySlot slot : this.slots.values()) {
-                for (Condition waiter : slot.line) {
-                    waiter.signal();
-                }
+                slot.signalAll();
             }
         }
         finally {

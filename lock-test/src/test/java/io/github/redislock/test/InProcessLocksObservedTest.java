@@ -57,6 +57,27 @@ class InProcessLocksObservedTest {
                 "management.endpoint.redislocks.show-keys=always");
 
     @Test
+    void acquisitionsAreTaggedWithHowTheyShareTheirKeys() {
+        this.runner.run((context) -> {
+            DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+            template.execute(LockRequest.of("doc:1", Duration.ZERO, null).mode(io.github.redislock.LockMode.READ),
+                    () -> null);
+            template.execute(LockRequest.of("partner:api", Duration.ZERO, null).permits(4), () -> null);
+            template.execute(LockRequest.of("sku:1", Duration.ZERO, null), () -> null);
+            // Meters take the observations' low-cardinality key values as tags.
+            for (String sharing : List.of("read", "semaphore", "write")) {
+                assertThat(this.observations).hasAnObservation((observation) -> observation
+                    .hasNameEqualTo("redis.lock.acquire").hasLowCardinalityKeyValue("sharing", sharing)
+                    .hasLowCardinalityKeyValue("outcome", "acquired"));
+                assertThat(this.observations).hasAnObservation((observation) -> observation
+                    .hasNameEqualTo("redis.lock.hold").hasLowCardinalityKeyValue("sharing", sharing));
+                assertThat(this.observations).hasAnObservation((observation) -> observation
+                    .hasNameEqualTo("redis.lock.release").hasLowCardinalityKeyValue("sharing", sharing));
+            }
+        });
+    }
+
+    @Test
     void theEndpointListsTheHeldLockAndNamesThisInstanceInTheHolderView() {
         this.runner.run((context) -> {
             RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);

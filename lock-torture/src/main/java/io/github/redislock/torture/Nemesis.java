@@ -54,6 +54,11 @@ final class Nemesis {
             case ZOOKEEPER_PARTITION -> partitionServer("ZooKeeper");
             case ZOOKEEPER_SLOW_LINK -> slowLinks("ZooKeeper");
             case ZOOKEEPER_SERVER_CLOCK_JUMP -> jumpClock("the ZooKeeper server's", everyWorker());
+            // The shared workloads' scenarios: another scenario's fault.
+            case SEMAPHORE_HEALTHY, SEMAPHORE_WORKER_PAUSE, SEMAPHORE_REDIS_RESTART, SEMAPHORE_WORKER_PARTITION,
+                    READ_WRITE_HEALTHY, READ_WRITE_WORKER_PAUSE, READ_WRITE_REDIS_RESTART,
+                    READ_WRITE_WORKER_PARTITION, ZOOKEEPER_SEMAPHORE_WORKER_PARTITION,
+                    ZOOKEEPER_READ_WRITE_WORKER_PARTITION -> inject(scenario.fault());
         };
     }
 

@@ -27,6 +27,18 @@ enum Sabotage {
             if redis.call('EXISTS', KEYS[1]) == 1 and string.sub(ARGV[1], -1) ~= ':' then
                 redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
             end
+            """),
+
+    /**
+     * A share that pushes another out: every take of a read lock or a permit on one Redis first drops the holder of
+     * the key whose lease ends first, which runs on and learns it only at its next renewal, so that one more reader
+     * (or a writer, once the readers are all dropped) or one permit too many is let in beside it.
+     */
+    SHARE_DROPS_A_HOLDER("io/github/redislock/redis/support/share.lua", """
+            -- SABOTAGE (redis-lock torture suite): a take first drops the holder whose lease ends first.
+            if ARGV[1] == 'take' then
+                redis.call('ZPOPMIN', KEYS[4])
+            end
             """);
 
     private final String script;

@@ -13,6 +13,10 @@ import java.util.Optional;
  * The {@code zookeeper-*} scenarios are the same faults on the ZooKeeper store ({@code lock-zookeeper}): one
  * ZooKeeper server the suite started in a JVM of its own, workers with a session timeout of one lease, the same
  * witness and fencing store, the same verdict. They run once, on Curator, whatever the client option says.
+ * <p>
+ * The {@code semaphore-*} and {@code read-write-*} scenarios inject another scenario's fault ({@link #fault()}),
+ * under its rules, into workers whose keys are semaphores or read/write locks ({@link Workload}); an overlap there
+ * is a breach of the key's bound (more holders than permits, a writer beside anyone).
  */
 enum Scenario {
 
@@ -100,6 +104,34 @@ enum Scenario {
     WORKER_CLOCK_JUMP(TopologyKind.SINGLE, true, false, Requirement.FAKETIME,
             "one worker JVM's wall clock 2 leases ahead for a lease, then back"),
 
+    /** Strict, as {@link #HEALTHY}: on semaphores, never more holders than permits. */
+    SEMAPHORE_HEALTHY(HEALTHY, Workload.SEMAPHORE),
+
+    /**
+     * The frozen worker's permits run out while it sleeps and others take them: more holders than permits for a
+     * while, every such breach told (the frozen worker's {@code isHeld()} false by its own clock before the others
+     * could enter).
+     */
+    SEMAPHORE_WORKER_PAUSE(WORKER_PAUSE, Workload.SEMAPHORE),
+
+    /** Every permit forgotten at once: the sections still inside are told at their next renewal round or release. */
+    SEMAPHORE_REDIS_RESTART(REDIS_RESTART, Workload.SEMAPHORE),
+
+    SEMAPHORE_WORKER_PARTITION(WORKER_PARTITION, Workload.SEMAPHORE),
+
+    /** Strict, as {@link #HEALTHY}: readers together, a writer always alone. */
+    READ_WRITE_HEALTHY(HEALTHY, Workload.READ_WRITE),
+
+    /**
+     * A frozen reader or writer loses its lock while it sleeps: a writer enters beside the frozen reader, or anyone
+     * beside the frozen writer, told; the fencing store refuses the woken one's stale read or write.
+     */
+    READ_WRITE_WORKER_PAUSE(WORKER_PAUSE, Workload.READ_WRITE),
+
+    READ_WRITE_REDIS_RESTART(REDIS_RESTART, Workload.READ_WRITE),
+
+    READ_WRITE_WORKER_PARTITION(WORKER_PARTITION, Workload.READ_WRITE),
+
     /**
      * Not strict: the clocks drift for the whole run, by libfaketime's rate on every clock of the process (the first
      * worker's at 0.95, the second's at 1.05, the Redis server's at 1.05), and the slow worker is cut off from Redis
@@ -178,7 +210,12 @@ enum Scenario {
      */
     ZOOKEEPER_ENSEMBLE_SPLIT(TopologyKind.ZOOKEEPER_ENSEMBLE, false, true, Requirement.SERVER_NAMESPACES,
             "a 3-server ZooKeeper ensemble split 2/1, its leader alone on the minority side, while locks are held "
-                    + "and waited for, for 1.5 leases");
+                    + "and waited for, for 1.5 leases"),
+
+    /** The cut-off worker's session expires: its permits go back, and others take them; it is told. */
+    ZOOKEEPER_SEMAPHORE_WORKER_PARTITION(ZOOKEEPER_WORKER_PARTITION, Workload.SEMAPHORE),
+
+    ZOOKEEPER_READ_WRITE_WORKER_PARTITION(ZOOKEEPER_WORKER_PARTITION, Workload.READ_WRITE);
 
     private final TopologyKind topology;
 
@@ -190,6 +227,11 @@ enum Scenario {
 
     private final String description;
 
+    /** The scenario whose fault this one injects: itself, unless it is a shared workload's run of another. */
+    private final Scenario fault;
+
+    private final Workload workload;
+
     Scenario(TopologyKind topology, boolean strict, boolean touchesRedis, String description) {
         this(topology, strict, touchesRedis, Requirement.NONE, description);
     }
@@ -200,6 +242,19 @@ enum Scenario {
         this.touchesRedis = touchesRedis;
         this.requirement = requirement;
         this.description = description;
+        this.fault = this;
+        this.workload = Workload.EXCLUSIVE;
+    }
+
+    /** The same fault, topology and rules as {@code fault}, on a shared workload. */
+    Scenario(Scenario fault, Workload workload) {
+        this.topology = fault.topology;
+        this.strict = fault.strict;
+        this.touchesRedis = fault.touchesRedis;
+        this.requirement = fault.requirement;
+        this.description = workload.label() + fault.description;
+        this.fault = fault;
+        this.workload = workload;
     }
 
     /** The name on the command line and in the report: {@code worker-pause}. */
@@ -215,9 +270,12 @@ enum Scenario {
                     + Arrays.stream(values()).map(Scenario::id).toList()));
     }
 
-    /** The short profile, run by the build: a healthy run and the fault that exercises the most (a GC pause). */
+    /**
+     * The short profile, run by the build: a healthy run and the fault that exercises the most (a GC pause), then that
+     * fault on read/write locks, whose readers and writers take both of the store's paths (shared and exclusive).
+     */
     static List<Scenario> shortProfile() {
-        return List.of(HEALTHY, WORKER_PAUSE);
+        return List.of(HEALTHY, WORKER_PAUSE, READ_WRITE_WORKER_PAUSE);
     }
 
     static List<Scenario> fullProfile() {
@@ -235,7 +293,17 @@ enum Scenario {
 
     /** Whether the scenario injects no fault: the healthy runs. */
     boolean faultFree() {
-        return this == HEALTHY || this == ZOOKEEPER_HEALTHY;
+        return this.fault == HEALTHY || this.fault == ZOOKEEPER_HEALTHY;
+    }
+
+    /** The scenario whose fault this one injects, and whose rules it follows: itself but for a shared workload. */
+    Scenario fault() {
+        return this.fault;
+    }
+
+    /** What the workers' sections lock. */
+    Workload workload() {
+        return this.workload;
     }
 
     boolean isStrict() {

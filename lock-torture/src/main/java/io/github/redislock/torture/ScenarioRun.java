@@ -347,6 +347,7 @@ final class ScenarioRun {
         List<SectionKind> kinds = List.of(SectionKind.RENEWED, SectionKind.FIXED, SectionKind.REENTRANT,
                 SectionKind.MULTI_KEY);
         properties.put("torture.kinds", kinds.stream().map(Enum::name).collect(Collectors.joining(",")));
+        properties.put("torture.workload", this.scenario.workload().id());
         return properties;
     }
 

@@ -19,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  * <li>an overlap must have been told: at least one of the two sections' workers learned that its lock was lost
  * ({@code isHeld()} false at the end of its section, {@code isLost()} after the release, or a
- * {@code LockLostEvent});</li>
+ * {@code LockLostEvent}); on the shared workloads an overlap is a breach of the key's bound, a writer beside
+ * anyone or more holders than permits, told when one of the sections in it was (see {@link Overlaps});</li>
  * <li>and told in time: that worker's {@code isHeld()} never answered true after the overlap began, that is after
  * the second section entered ({@link SectionRecord#heldUntil()} not after its entry: the library said the lock was
  * gone, at the latest when the lease ran out by that JVM's own clock, before anyone else could take it). Where
@@ -29,7 +30,8 @@ import org.jspecify.annotations.Nullable;
  * overlaps are counted as told late, and only an untold one fails;</li>
  * <li>a rejected write comes only from a worker the fault hit;</li>
  * <li>no lost update, and no stale write accepted: a section that entered after another one had left, with a
- * fencing token not above that one's, must have had its read or write rejected by the fencing store (such stale
+ * fencing token not above that one's (see {@link StaleTokens} for sections that share a key), must have had its
+ * read or write rejected by the fencing store (such stale
  * tokens are counted in every scenario: a lock passed on by a release inside an application does not ask Redis,
  * so after Redis lost the key the next local holder runs with a stale token, which the store then refuses);</li>
  * <li>progress: every resource is entered again within 3 leases after the fault ends;</li>
@@ -70,29 +72,11 @@ final class Verdict {
 
     ScenarioResult judge(String client, String topology, Map<String, Long> exceptions, Map<String, Long> lossSignals,
             Duration wallTime) {
-        Map<String, SectionRecord> byMember = new HashMap<>();
-        List<SectionRecord> entered = new ArrayList<>();
-        for (SectionRecord record : this.records) {
-            if (record.entered()) {
-                byMember.put(record.member(), record);
-                entered.add(record);
-            }
-        }
-        int overlaps = 0;
-        int untold = 0;
-        int late = 0;
-        for (SectionRecord record : entered) {
-            for (String other : record.others()) {
-                overlaps++;
-                SectionRecord inside = byMember.get(other);
-                if (!record.told() && (inside == null || !inside.told())) {
-                    untold++;
-                }
-                else if (!toldBy(record, record.enter()) && (inside == null || !toldBy(inside, record.enter()))) {
-                    late++;
-                }
-            }
-        }
+        List<SectionRecord> entered = this.records.stream().filter(SectionRecord::entered).toList();
+        Overlaps found = Overlaps.in(entered);
+        int overlaps = found.total();
+        int untold = found.untold();
+        int late = found.late();
         Map<String, Integer> accepted = new TreeMap<>();
         Map<String, Integer> rejected = new TreeMap<>();
         int lostUpdates = 0;
@@ -107,7 +91,7 @@ final class Verdict {
                 lostUpdates++;
             }
         }
-        List<SectionRecord> stale = staleTokens(entered);
+        List<SectionRecord> stale = StaleTokens.in(entered);
         int staleAccepted = (int) stale.stream().filter((r) -> r.write() == 'A' || r.write() == 'L').count();
         Long recovery = recovery(entered);
         long idle = longestIdle(recovery);
@@ -118,7 +102,7 @@ final class Verdict {
         if (untold > 0) {
             fail(untold + " overlap(s) that no worker was told about");
         }
-        if (late > 0 && !STORE_FORGETS.contains(this.scenario)) {
+        if (late > 0 && !STORE_FORGETS.contains(this.scenario.fault())) {
             fail(late + " overlap(s) told only after they began (isHeld() still true once the other section had "
                     + "entered)");
         }
@@ -147,16 +131,6 @@ final class Verdict {
         return new ScenarioResult(this.scenario, client, topology, this.fault, this.records.size(), entered.size(), overlaps,
                 untold, late, accepted, rejected, lostUpdates, stale.size(), staleAccepted, recovery, idle, exceptions,
                 lossSignals, List.copyOf(this.failures), wallTime, measures(entered), null);
-    }
-
-    /**
-     * Whether the section's worker was told its lock was lost and its {@code isHeld()} answered true no later than
-     * {@code micros}. Both times are on the witness's clock; the worker's is behind it by at most the round trip
-     * that anchored it (see {@link SectionRecord}), a fraction of a millisecond, which is all the benefit of the
-     * doubt this gives.
-     */
-    private static boolean toldBy(SectionRecord section, long micros) {
-        return section.told() && section.heldUntil() <= micros;
     }
 
     /**
@@ -198,34 +172,6 @@ final class Verdict {
             slowest = Math.max(slowest, first.getAsLong() - this.fault.end());
         }
         return slowest;
-    }
-
-    /**
-     * Sections whose fencing token is not above that of a section of the same resource that had left before they
-     * entered. Only a section's first resource carries its token.
-     */
-    private static List<SectionRecord> staleTokens(List<SectionRecord> entered) {
-        Map<String, List<SectionRecord>> byResource = new HashMap<>();
-        entered.forEach((record) -> byResource.computeIfAbsent(record.resource(), (r) -> new ArrayList<>()).add(record));
-        List<SectionRecord> stale = new ArrayList<>();
-        for (List<SectionRecord> sections : byResource.values()) {
-            List<SectionRecord> byEnter = new ArrayList<>(sections);
-            byEnter.sort(Comparator.comparingLong(SectionRecord::enter));
-            List<SectionRecord> byLeave = new ArrayList<>(sections);
-            byLeave.sort(Comparator.comparingLong(SectionRecord::leave));
-            long highestLeft = Long.MIN_VALUE;
-            int left = 0;
-            for (SectionRecord record : byEnter) {
-                while (left < byLeave.size() && byLeave.get(left).leave() < record.enter()) {
-                    highestLeft = Math.max(highestLeft, byLeave.get(left).token());
-                    left++;
-                }
-                if (record.token() <= highestLeft) {
-                    stale.add(record);
-                }
-            }
-        }
-        return stale;
     }
 
     /** Microseconds from the fault's end until every resource had been entered again; null if one never was. */

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.redislock.testsupport.RespConnection;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One connection to the witness: a Redis of its own that no fault touches and that the library under test never
@@ -22,6 +23,9 @@ import io.github.redislock.testsupport.RespConnection;
  * <li>the fencing store: per resource the highest fencing token seen and a counter that each section reads
  * and writes back plus one, both only with a token not below the highest ({@code fenced-read.lua},
  * {@code fenced-write.lua}); rejections are counted per worker in {@code rejected};</li>
+ * <li>for the shared workloads ({@link Workload}): entering judged by the key's bound (a writer alone, readers
+ * together, at most n permits), and readers' reads refused below the highest writer's
+ * token ({@code fenced-look.lua}), writers' below the highest reader's too;</li>
  * <li>one record per section ({@code sections}, see {@link SectionRecord}), and counters of exceptions and
  * lock-loss events per worker;</li>
  * <li>the run's signals: {@code ready} (workers up), {@code go}, {@code stop}, {@code dead} (killed workers).</li>
@@ -57,7 +61,11 @@ final class Witness implements AutoCloseable {
         return new Witness(RespConnection.open(host, port, Duration.ofSeconds(10)));
     }
 
-    /** Enters the resources; returns the witness time in microseconds followed by the members already inside. */
+    /**
+     * Enters the resources; returns the witness time in microseconds followed by the members inside whose presence
+     * breaks the keys' bound with this entry: every member inside for a plain lock, and for a section of a shared
+     * workload (its {@link Share} ending its member) as that share allows.
+     */
     Entry enter(List<String> resources, String member) {
         List<?> reply = (List<?>) script("enter.lua", occupancyKeys(resources), member);
         long micros = micros(reply.get(0), reply.get(1));
@@ -80,6 +88,16 @@ final class Witness implements AutoCloseable {
     /** The resource's counter, or null when the token is below one the resource has already seen. */
     String fencedRead(String resource, long token, String worker) {
         List<?> reply = (List<?>) script("fenced-read.lua", List.of(fenceKey(resource), REJECTED),
+                Long.toString(token), worker);
+        return ((Long) reply.get(0) == 1) ? (String) reply.get(1) : null;
+    }
+
+    /**
+     * A reader's read of the resource's counter; null when the token is below the highest a writer has used there.
+     * Raises the highest reader's token, below which writers are refused.
+     */
+    @Nullable String fencedLook(String resource, long token, String worker) {
+        List<?> reply = (List<?>) script("fenced-look.lua", List.of(fenceKey(resource), REJECTED),
                 Long.toString(token), worker);
         return ((Long) reply.get(0) == 1) ? (String) reply.get(1) : null;
     }

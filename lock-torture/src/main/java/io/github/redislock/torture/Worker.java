@@ -10,6 +10,7 @@ import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockContext;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -26,7 +27,8 @@ import org.springframework.core.env.Environment;
  * Settings, as Spring properties on the command line: {@code torture.worker} (id), {@code torture.witness-host}
  * (127.0.0.1 unless the worker runs in a network namespace of its own), {@code torture.witness-port},
  * {@code torture.threads}, {@code torture.resources}, {@code torture.kinds}, {@code torture.wait-time},
- * {@code torture.fixed-lease}, {@code torture.work-millis}; and the starter's own {@code spring.data.redis.*}
+ * {@code torture.fixed-lease}, {@code torture.work-millis}, {@code torture.workload} ({@link Workload}, exclusive
+ * unless given); and the starter's own {@code spring.data.redis.*}
  * and {@code redis-lock.*}.
  */
 public final class Worker {
@@ -175,6 +177,10 @@ public final class Worker {
 
         private final Duration lease;
 
+        private final Workload workload;
+
+        private final SharedLocking shared;
+
         private long sequence;
 
         Loop(ConfigurableApplicationContext context, WorkerApplication.LostLocks lost, int index, boolean slow) {
@@ -192,6 +198,8 @@ public final class Worker {
             this.fixedLease = env.getRequiredProperty("torture.fixed-lease", Duration.class);
             this.workMillis = env.getRequiredProperty("torture.work-millis", Integer.class);
             this.lease = env.getRequiredProperty("redis-lock.lease-time", Duration.class);
+            this.workload = Workload.of(env.getProperty("torture.workload", Workload.EXCLUSIVE.id()));
+            this.shared = new SharedLocking(context, this.waitTime, this.fixedLease, this.lease.multipliedBy(10));
         }
 
         @Override
@@ -210,21 +218,17 @@ public final class Worker {
         private void attempt(Witness witness) {
             SectionKind kind = this.kinds.get(this.random.nextInt(this.kinds.size()));
             List<String> resources = pickResources(kind);
-            Body body = new Body(witness, resources, kind,
-                    Worker.this.id + ":" + this.thread + ":" + (++this.sequence));
+            @Nullable Share share = this.workload.pick(kind, this.random);
+            String section = Worker.this.id + ":" + this.thread + ":" + (++this.sequence);
+            Body body = new Body(witness, resources, kind, (share != null) ? share.member(section) : section, share);
             long waitStart = Worker.this.nowMicros();
             String exception = "-";
             try {
-                switch (kind) {
-                    case RENEWED -> this.annotated.renewed(resources.get(0), body);
-                    case REENTRANT -> this.reentrant.outer(resources.get(0), body);
-                    case FIXED -> this.template.execute(LockRequest.of(resources.get(0), this.waitTime,
-                            this.fixedLease), () -> body.runCurrent());
-                    case MULTI_KEY -> this.template.execute(LockRequest.of(resources, this.waitTime, null),
-                            () -> body.runCurrent());
-                    // Waits as long as the other workers' long sections may take, and then some.
-                    case LONG -> this.template.execute(LockRequest.of(resources, this.lease.multipliedBy(10), null),
-                            () -> body.runCurrent());
+                if (share != null) {
+                    this.shared.run(kind, resources, share, body);
+                }
+                else {
+                    runExclusive(kind, resources, body);
                 }
             }
             catch (Witness.WitnessException ex) {
@@ -242,6 +246,20 @@ public final class Worker {
                     (body.enter > 0) ? body.leave : Worker.this.nowMicros(), body.others,
                     body.read, body.write, told, body.heldUntil, exception);
             witness.command("RPUSH", Witness.SECTIONS, record.format());
+        }
+
+        private void runExclusive(SectionKind kind, List<String> resources, Body body) {
+            switch (kind) {
+                case RENEWED -> this.annotated.renewed(resources.get(0), body);
+                case REENTRANT -> this.reentrant.outer(resources.get(0), body);
+                case FIXED -> this.template.execute(LockRequest.of(resources.get(0), this.waitTime,
+                        this.fixedLease), () -> body.runCurrent());
+                case MULTI_KEY -> this.template.execute(LockRequest.of(resources, this.waitTime, null),
+                        () -> body.runCurrent());
+                // Waits as long as the other workers' long sections may take, and then some.
+                case LONG -> this.template.execute(LockRequest.of(resources, this.lease.multipliedBy(10), null),
+                        () -> body.runCurrent());
+            }
         }
 
         private List<String> pickResources(SectionKind kind) {
@@ -268,6 +286,9 @@ public final class Worker {
 
             private final String member;
 
+            /** What the section holds in a shared workload; null for a plain lock. */
+            private final @Nullable Share share;
+
             private LockHandle lock;
 
             private long enter;
@@ -285,11 +306,12 @@ public final class Worker {
             /** When an {@code isHeld()} last answered true (witness microseconds); 0: never. */
             private long heldUntil;
 
-            Body(Witness witness, List<String> resources, SectionKind kind, String member) {
+            Body(Witness witness, List<String> resources, SectionKind kind, String member, @Nullable Share share) {
                 this.witness = witness;
                 this.resources = resources;
                 this.kind = kind;
                 this.member = member;
+                this.share = share;
             }
 
             Object runCurrent() {
@@ -305,6 +327,10 @@ public final class Worker {
                 Witness.Entry entry = this.witness.enter(this.resources, this.member);
                 this.enter = entry.micros();
                 this.others = entry.others();
+                if (this.share != null && (this.share.isPermit() || this.share.isReader())) {
+                    sharedWork(lock);
+                    return;
+                }
                 String resource = this.resources.get(0);
                 String value = this.witness.fencedRead(resource, lock.fencingToken(), worker);
                 this.read = (value != null) ? 'V' : 'R';
@@ -315,6 +341,26 @@ public final class Worker {
                 }
                 this.heldAtEnd = askHeld();
                 this.leave = this.witness.leave(this.resources, this.member);
+            }
+
+            /**
+             * A permit's or a reader's work: a reader reads the counter, fenced against writers, when it enters and
+             * again before it leaves, as a reader checks that what it read still stands before acting on it (a reader
+             * that lost its lock to a writer while it worked is refused then); a permit protects no value of its own
+             * and only works.
+             */
+            private void sharedWork(LockHandle lock) {
+                boolean reader = this.share != null && this.share.isReader();
+                boolean refused = reader && look(lock) == null;
+                work();
+                refused |= reader && look(lock) == null;
+                this.read = !reader ? '-' : refused ? 'R' : 'V';
+                this.heldAtEnd = askHeld();
+                this.leave = this.witness.leave(this.resources, this.member);
+            }
+
+            private @Nullable String look(LockHandle lock) {
+                return this.witness.fencedLook(this.resources.get(0), lock.fencingToken(), Worker.this.id);
             }
 
             /**

@@ -15,8 +15,8 @@ import org.springframework.context.event.EventListener;
 
 /**
  * The Spring application each worker JVM runs: the starter, auto-configured from {@code spring.data.redis.*}
- * and {@code redis-lock.*} exactly as a user's application would be, plus two beans whose methods are locked by
- * the annotation. Nothing here reaches into the engine.
+ * and {@code redis-lock.*} exactly as a user's application would be, plus beans whose methods are locked by
+ * the annotation (those of the shared workloads in {@link SharedSections}). Nothing here reaches into the engine.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
@@ -30,6 +30,16 @@ class WorkerApplication {
     @Bean
     ReentrantSections reentrantSections(AnnotatedSections sections) {
         return new ReentrantSections(sections);
+    }
+
+    @Bean
+    SharedSections.Annotated sharedSections() {
+        return new SharedSections.Annotated();
+    }
+
+    @Bean
+    SharedSections.Nested nestedSharedSections(SharedSections.Annotated sections) {
+        return new SharedSections.Nested(sections);
     }
 
     @Bean

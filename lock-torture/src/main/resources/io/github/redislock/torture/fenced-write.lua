@@ -5,7 +5,9 @@
 -- ARGV[1]: the fencing token; ARGV[2]: the worker; ARGV[3]: the value the section read
 -- Returns 1 accepted, 2 accepted but lost an update, 0 rejected.
 local max = redis.call('HGET', KEYS[1], 'max')
-if max and tonumber(ARGV[1]) < tonumber(max) then
+-- 'readers': the highest token a reader read with (fenced-look.lua; none in the exclusive workload).
+local readers = redis.call('HGET', KEYS[1], 'readers')
+if (max and tonumber(ARGV[1]) < tonumber(max)) or (readers and tonumber(ARGV[1]) < tonumber(readers)) then
     redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
     return 0
 end

@@ -11,10 +11,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The short profile as the build runs it: three worker JVMs of eight threads (plus one for long sections) on the
- * current library, a healthy run and a worker frozen inside its sections for longer than the lease. Judged by
- * the suite's own verdict, and by the figures that make the verdict mean something: sections ran, the frozen
- * worker's lease really ran out while others took its resources (overlaps, all told), and the fencing store
- * turned away only the frozen worker.
+ * current library, a healthy run and a worker frozen inside its sections for longer than the lease, on plain locks
+ * and then on read/write locks. Judged by the suite's own verdict, and by the figures that make the verdict mean
+ * something: sections ran, the frozen worker's lease really ran out while others took its resources (overlaps, all
+ * told; on read/write locks only a writer beside its sections overlaps, which the moment of the freeze may not
+ * bring), and the fencing store turned away only the frozen worker.
  */
 class ShortProfileTest {
 
@@ -26,7 +27,7 @@ class ShortProfileTest {
         System.out.println(report.toString(StandardCharsets.UTF_8));
 
         assertThat(results).extracting(ScenarioResult::scenario)
-            .containsExactly(Scenario.HEALTHY, Scenario.WORKER_PAUSE);
+            .containsExactly(Scenario.HEALTHY, Scenario.WORKER_PAUSE, Scenario.READ_WRITE_WORKER_PAUSE);
         assertThat(results).allSatisfy((result) -> assertThat(result.failures()).as(result.scenario().id()).isEmpty());
 
         ScenarioResult healthy = results.get(0);
@@ -41,5 +42,12 @@ class ShortProfileTest {
         assertThat(paused.untoldOverlaps()).isZero();
         assertThat(paused.rejected().keySet()).isSubsetOf("w1");
         assertThat(paused.lossSignals()).isNotEmpty();
+
+        ScenarioResult shared = results.get(2);
+        assertThat(shared.sections()).isGreaterThan(500);
+        assertThat(shared.fault().faulted()).containsExactly("w1");
+        assertThat(shared.untoldOverlaps()).isZero();
+        assertThat(shared.rejected().keySet()).isSubsetOf("w1");
+        assertThat(shared.lossSignals()).as("the frozen worker's read or write locks, lost").isNotEmpty();
     }
 }

@@ -38,10 +38,11 @@ class TortureOptionsTest {
     }
 
     @Test
-    void shortProfileIsTenSecondsHealthyAndWorkerPause() {
+    void shortProfileIsTenSecondsHealthyAndWorkerPauseOnPlainAndReadWriteLocks() {
         TortureOptions options = TortureOptions.parse("--profile=short");
 
-        assertThat(options.scenarios()).containsExactly(Scenario.HEALTHY, Scenario.WORKER_PAUSE);
+        assertThat(options.scenarios()).containsExactly(Scenario.HEALTHY, Scenario.WORKER_PAUSE,
+                Scenario.READ_WRITE_WORKER_PAUSE);
         assertThat(options.healthyRun()).isEqualTo(Duration.ofSeconds(10));
         assertThat(options.afterFault()).isEqualTo(Duration.ofSeconds(10));
         assertThat(options.clients()).containsExactly("lettuce");
@@ -79,7 +80,7 @@ class TortureOptionsTest {
             --lease=1s --fixed-lease=2s | --fixed-lease must not be longer than --lease
             --profile=medium | --profile is short or full, not 'medium'
             --client=x | --client is lettuce, jedis or both, not 'x'
-            --sabotage=everything | --sabotage: Unknown sabotage 'everything'; there is [release-without-compare]
+            --sabotage=everything | --sabotage: Unknown sabotage 'everything'; there is [release-without-compare, share-drops-a-holder]
             """)
     void rejectsBadValueNamingTheOption(String arguments, String message) {
         rejected(arguments.split(" ")).withMessage(message);
@@ -104,7 +105,8 @@ class TortureOptionsTest {
         assertThat(options.external()).isTrue();
         assertThat(options.redis()).isEqualTo("redis://127.0.0.1:6390");
         assertThat(options.scenarios()).containsExactly(Scenario.HEALTHY, Scenario.WORKER_KILL,
-                Scenario.WORKER_PAUSE, Scenario.WORKER_CLOCK_JUMP);
+                Scenario.WORKER_PAUSE, Scenario.WORKER_CLOCK_JUMP, Scenario.SEMAPHORE_HEALTHY,
+                Scenario.SEMAPHORE_WORKER_PAUSE, Scenario.READ_WRITE_HEALTHY, Scenario.READ_WRITE_WORKER_PAUSE);
     }
 
     @Test
@@ -112,7 +114,8 @@ class TortureOptionsTest {
         TortureOptions options = TortureOptions.parse("--sentinel=mymaster@127.0.0.1:26379", "--profile=short");
 
         assertThat(options.external()).isTrue();
-        assertThat(options.scenarios()).containsExactly(Scenario.HEALTHY, Scenario.WORKER_PAUSE);
+        assertThat(options.scenarios()).containsExactly(Scenario.HEALTHY, Scenario.WORKER_PAUSE,
+                Scenario.READ_WRITE_WORKER_PAUSE);
     }
 
     @Test
@@ -142,9 +145,10 @@ class TortureOptionsTest {
             .containsExactly(Scenario.ZOOKEEPER_HEALTHY, Scenario.ZOOKEEPER_WORKER_PARTITION,
                     Scenario.ZOOKEEPER_PARTITION, Scenario.ZOOKEEPER_SLOW_LINK, Scenario.ZOOKEEPER_WORKER_CLOCK_JUMP,
                     Scenario.ZOOKEEPER_SERVER_CLOCK_JUMP, Scenario.ZOOKEEPER_LEADER_KILL,
-                    Scenario.ZOOKEEPER_FOLLOWER_PARTITION, Scenario.ZOOKEEPER_ENSEMBLE_SPLIT);
+                    Scenario.ZOOKEEPER_FOLLOWER_PARTITION, Scenario.ZOOKEEPER_ENSEMBLE_SPLIT,
+                    Scenario.ZOOKEEPER_SEMAPHORE_WORKER_PARTITION, Scenario.ZOOKEEPER_READ_WRITE_WORKER_PARTITION);
         assertThat(options.runs()).filteredOn((run) -> !run.scenario().onZooKeeper())
-            .hasSize(2 * (Scenario.values().length - 9));
+            .hasSize(2 * (Scenario.values().length - 11));
     }
 
     @Test

@@ -10,7 +10,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The witness's scripts against a real Redis: occupancy sets and the fencing store. */
+/**
+ * The witness's scripts against a real Redis: occupancy sets and the fencing store; for the shared workloads the
+ * key's bound on entering (readers together, a writer alone, at most n permits) and readers fenced against writers,
+ * writers against readers.
+ */
 class WitnessTest {
 
     /** A fencing token of the size of a microsecond clock value, exact in Lua's doubles up to 2^53. */
@@ -169,5 +173,104 @@ class WitnessTest {
 
     private List<Object> members(String resource) {
         return List.copyOf((List<?>) this.witness.command("SMEMBERS", Witness.occupancyKey(resource)));
+    }
+
+    // The shared workloads: the key's bound on entering, readers in the fencing store.
+
+    @Test
+    void readersEnterTogether() {
+        this.witness.enter(List.of("r0"), "w1:t0:1:R");
+        this.witness.enter(List.of("r0"), "w2:t0:1:R");
+
+        Witness.Entry third = this.witness.enter(List.of("r0"), "w3:t0:1:R");
+
+        assertThat(third.others()).isEmpty();
+    }
+
+    @Test
+    void aWriterFindsEveryoneInside() {
+        this.witness.enter(List.of("r0"), "w1:t0:1:R");
+        this.witness.enter(List.of("r0"), "w2:t0:1:R");
+
+        Witness.Entry writer = this.witness.enter(List.of("r0"), "w3:t0:1:W");
+
+        assertThat(writer.others()).containsExactlyInAnyOrder("w1:t0:1:R", "w2:t0:1:R");
+    }
+
+    @Test
+    void aReaderFindsOnlyTheWritersInside() {
+        this.witness.enter(List.of("r0"), "w1:t0:1:R");
+        this.witness.enter(List.of("r0"), "w2:t0:1:W");
+
+        Witness.Entry reader = this.witness.enter(List.of("r0"), "w3:t0:1:R");
+
+        assertThat(reader.others()).containsExactly("w2:t0:1:W");
+    }
+
+    @Test
+    void permitsUpToTheCountAreNoBreach() {
+        this.witness.enter(List.of("r0"), "w1:t0:1:P3");
+        this.witness.enter(List.of("r0"), "w2:t0:1:P3");
+
+        Witness.Entry third = this.witness.enter(List.of("r0"), "w3:t0:1:P3");
+
+        assertThat(third.others()).isEmpty();
+    }
+
+    @Test
+    void onePermitMoreThanTheCountFindsEveryHolderInside() {
+        this.witness.enter(List.of("r0"), "w1:t0:1:P2");
+        this.witness.enter(List.of("r0"), "w2:t0:1:P2");
+
+        Witness.Entry third = this.witness.enter(List.of("r0"), "w3:t0:1:P2");
+
+        assertThat(third.others()).containsExactlyInAnyOrder("w1:t0:1:P2", "w2:t0:1:P2");
+    }
+
+    @Test
+    void aPermitLeftMakesRoomAgain() {
+        this.witness.enter(List.of("r0"), "w1:t0:1:P2");
+        this.witness.enter(List.of("r0"), "w2:t0:1:P2");
+        this.witness.leave(List.of("r0"), "w1:t0:1:P2");
+
+        Witness.Entry third = this.witness.enter(List.of("r0"), "w3:t0:1:P2");
+
+        assertThat(third.others()).isEmpty();
+    }
+
+    @Test
+    void aPermitOfADeadWorkerTakesNoRoom() {
+        this.witness.enter(List.of("r0"), "w1:t0:1:P2");
+        this.witness.enter(List.of("r0"), "w2:t0:1:P2");
+        this.witness.command("SADD", "dead", "w1");
+
+        Witness.Entry third = this.witness.enter(List.of("r0"), "w3:t0:1:P2");
+
+        assertThat(third.others()).isEmpty();
+    }
+
+    @Test
+    void aReaderIsRefusedBelowTheHighestWriter() {
+        this.witness.fencedRead("r0", CLOCK_TOKEN, "w1");
+
+        assertThat(this.witness.fencedLook("r0", CLOCK_TOKEN - 1, "w2")).isNull();
+        assertThat(this.witness.fencedLook("r0", CLOCK_TOKEN, "w3")).isEqualTo("0");
+        assertThat(this.witness.command("HGET", Witness.REJECTED, "w2")).isEqualTo("1");
+    }
+
+    @Test
+    void readersAreNotRefusedBelowEachOther() {
+        this.witness.fencedLook("r0", CLOCK_TOKEN + 5, "w1");
+
+        assertThat(this.witness.fencedLook("r0", CLOCK_TOKEN, "w2")).isEqualTo("0");
+    }
+
+    @Test
+    void aWriterIsRefusedBelowTheHighestReader() {
+        this.witness.fencedLook("r0", CLOCK_TOKEN, "w1");
+
+        assertThat(this.witness.fencedRead("r0", CLOCK_TOKEN - 1, "w2")).isNull();
+        assertThat(this.witness.fencedWrite("r0", CLOCK_TOKEN - 1, "w2", "0")).isZero();
+        assertThat(this.witness.fencedRead("r0", CLOCK_TOKEN + 1, "w3")).isEqualTo("0");
     }
 }

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -19,26 +18,24 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
 import io.github.redislock.LockException;
+import io.github.redislock.engine.Sharing;
 
 /**
  * The lines of lock nodes under each key, for {@link ZooKeeperLockStore}: join one (an ephemeral sequential
- * node), wait for one's turn (a watch on the node just before, never polling), read one's fencing token, leave
- * (delete the node of an attempt that gave up). A waiting thread's states are in {@link Turn}.
+ * node named for how it shares the key, {@link LineNode}), wait for one's turn as {@link Admission} rules
+ * (watches on the nodes whose departure may admit it, never polling), read one's fencing token, leave (delete the
+ * node of an attempt that gave up). A waiting thread's wake-ups are its {@link Turn}.
  * <pre>
- * JOINED --first in sequence order--&gt; HEAD (the store makes it a lock)
- * JOINED --a node before it: watch it, park--&gt; PARKED --woken--&gt; JOINED (read the line again)
+ * JOINED --admitted (a write lock first; a read lock with no write lock before it; a permit with fewer than N
+ *          nodes before it)--&gt; ADMITTED (the store makes it a lock)
+ * JOINED --an earlier node of another permit count--&gt; MISMATCHED (the take fails at once naming both; node deleted)
+ * JOINED --not admitted: watch the nodes Admission names, park--&gt; PARKED --woken--&gt; JOINED (read the line again)
  * JOINED/PARKED --deadline, interrupt, failure, or its node gone with the session--&gt; LEFT (node deleted, watches removed)
  * </pre>
  */
 final class LockLine {
 
     private static final Log logger = LogFactory.getLog(LockLine.class);
-
-    /** The lock nodes' name, before Curator's protection prefix and ZooKeeper's sequence number. */
-    private static final String NODE = "lock-";
-
-    /** Curator's protected name ({@code _c_<uuid>-}), ours, then ZooKeeper's 10-digit sequence number. */
-    private static final Pattern LOCK_NODE = Pattern.compile("_c_[0-9a-f-]{36}-" + NODE + "\\d{10}");
 
     private final CuratorFramework client;
 
@@ -50,19 +47,19 @@ final class LockLine {
     }
 
     /**
-     * Joins the key's line: this attempt's ephemeral sequential node (Curator's protected mode), the key's parent
-     * made as a container if missing.
+     * Joins the key's line: this attempt's ephemeral sequential node (Curator's protected mode), named for how it
+     * shares the key, the key's parent made as a container if missing.
      * @param token the request's token, kept as the node's data (for whoever looks at the node)
      * @param stat filled with the node's stat (its creation zxid), when Curator has it
      */
-    String join(String key, String token, Stat stat) {
+    String join(String key, String token, Sharing sharing, Stat stat) {
         try {
             return this.client.create()
                 .storingStatIn(stat)
                 .creatingParentContainersIfNeeded()
                 .withProtection()
                 .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                .forPath(key + "/" + NODE, token.getBytes(StandardCharsets.UTF_8));
+                .forPath(key + "/" + LineNode.prefix(sharing), token.getBytes(StandardCharsets.UTF_8));
         }
         catch (Exception ex) {
             throw failure("create a lock node for", key, ex);
@@ -70,10 +67,12 @@ final class LockLine {
     }
 
     /**
-     * Waits until the node is first in its line: reads the line, and if a node is before it, watches that one
-     * and sleeps until it goes (or the session ends). Reads again after every wake-up: the predecessor may have
-     * been a waiter that gave up, not the holder.
-     * @return true at the head of the line, false when the deadline passed first
+     * Waits until the node is admitted: reads the line, and if the node must wait, watches the nodes whose
+     * departure may admit it and sleeps until one goes (or the session ends). Reads again after every wake-up:
+     * the node that went may have been a waiter that gave up, not a holder.
+     * @return true once admitted, false when the deadline passed first
+     * @throws LockException at once when an earlier node of the line uses the key with another permit count
+     * ({@link Sharing#mismatch})
      */
     boolean awaitTurn(String key, String node, long deadline) {
         WatcherRemoveCuratorFramework watches = this.client.newWatcherRemoveCuratorFramework();
@@ -88,21 +87,25 @@ final class LockLine {
 
     private boolean awaitTurn(WatcherRemoveCuratorFramework watches, String key, String node, long deadline) {
         String mine = node.substring(node.lastIndexOf('/') + 1);
+        Turn turn = new Turn(key);
         while (true) {
-            List<String> line = line(key);
-            int index = line.indexOf(mine);
+            turn.reset();
+            List<LineNode> line = line(key);
+            int index = indexOf(line, mine);
             if (index < 0) {
                 throw new LockException("The lock node for '" + key + "' is gone: the ZooKeeper session ended "
                         + "while waiting");
             }
-            if (index == 0) {
+            Admission.Verdict verdict = Admission.judge(line, index);
+            if (verdict.admitted()) {
                 return true;
             }
-            Turn turn = new Turn(key);
+            if (verdict.mismatch() != null) {
+                throw line.get(index).sharing().mismatch(key, verdict.mismatch());
+            }
             this.waiting.add(turn);
             try {
-                if (watches.checkExists().usingWatcher(turn).forPath(key + "/" + line.get(index - 1)) != null
-                        && !turn.await(deadline)) {
+                if (watch(watches, turn, key, verdict.watch()) && !turn.await(deadline)) {
                     return false;
                 }
             }
@@ -119,8 +122,33 @@ final class LockLine {
         }
     }
 
+    /**
+     * Watches the nodes not watched yet by this turn.
+     * @return false when one of them is gone already: the line is read again at once
+     */
+    private static boolean watch(WatcherRemoveCuratorFramework watches, Turn turn, String key, List<LineNode> nodes)
+            throws Exception {
+        for (LineNode node : nodes) {
+            String path = key + "/" + node.name();
+            if (turn.arm(path) && watches.checkExists().usingWatcher(turn).forPath(path) == null) {
+                turn.disarm(path);
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int indexOf(List<LineNode> line, String name) {
+        for (int i = 0; i < line.size(); i++) {
+            if (line.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** The lock nodes under the key, oldest first; anything else under it is not ours and is left out. */
-    private List<String> line(String key) {
+    private List<LineNode> line(String key) {
         List<String> children;
         try {
             children = this.client.getChildren().forPath(key);
@@ -135,7 +163,7 @@ final class LockLine {
      * The lock nodes under the key now, oldest first, for the holder view: none when the key has no node (the
      * container was never made, or the server deleted it once empty).
      */
-    List<String> lineNow(String key) {
+    List<LineNode> lineNow(String key) {
         try {
             return sorted(this.client.getChildren().forPath(key));
         }
@@ -148,14 +176,15 @@ final class LockLine {
     }
 
     /** The lock nodes among the children, in sequence order. */
-    private static List<String> sorted(List<String> children) {
-        List<String> line = new ArrayList<>(children.size());
+    private static List<LineNode> sorted(List<String> children) {
+        List<LineNode> line = new ArrayList<>(children.size());
         for (String child : children) {
-            if (LOCK_NODE.matcher(child).matches()) {
-                line.add(child);
+            LineNode node = LineNode.parse(child);
+            if (node != null) {
+                line.add(node);
             }
         }
-        line.sort(Comparator.comparing((String child) -> child.substring(child.length() - 10)));
+        line.sort(Comparator.comparing(LineNode::sequence));
         return line;
     }
 

@@ -43,7 +43,23 @@ final class LockTimers {
 
     /** Deletes the lock's node when its fixed lease, counted from the request that made it, runs out. */
     void startLease(ZooKeeperLock lock, long leaseMillis) {
-        long delay = TimeUnit.MILLISECONDS.toNanos(leaseMillis) - (System.nanoTime() - lock.leaseStartNanos());
+        runOut(lock, TimeUnit.MILLISECONDS.toNanos(leaseMillis) - (System.nanoTime() - lock.leaseStartNanos()));
+    }
+
+    /**
+     * A holder's extension: the lock's lease timer (if any) cancelled and a new one set to run out
+     * {@code leaseMillis} from now.
+     * @return false if the lock is no longer held (its lease ran out, it was released, or its session ended)
+     */
+    boolean restartLease(ZooKeeperLock lock, long leaseMillis) {
+        if (!lock.cancelLease()) {
+            return false;
+        }
+        runOut(lock, TimeUnit.MILLISECONDS.toNanos(leaseMillis));
+        return lock.state() == ZooKeeperLock.State.HELD;
+    }
+
+    private void runOut(ZooKeeperLock lock, long delay) {
         lock.leaseTimer(timers().schedule(() -> {
             if (lock.expire()) {
                 this.expired.accept(lock);

@@ -7,8 +7,11 @@ import org.jspecify.annotations.Nullable;
 import io.github.redislock.engine.StoreLock;
 
 /**
- * One key held in ZooKeeper: this application's ephemeral sequential node under the key's parent node, first in
- * its line. The node goes when it is deleted or when the session that created it ends; nothing extends it.
+ * One key held in ZooKeeper: this application's ephemeral sequential node under the key's parent node, admitted
+ * in its line ({@link Admission}: a write lock first, a read lock with no write lock before it, a permit with
+ * fewer than N nodes before it); admitted, it stays admitted until it goes. The node goes when it is deleted or
+ * when the session that created it ends; nothing extends it. A read lock and a permit are held, released, kept and
+ * lost exactly as a write lock, each by its own node.
  * <pre>
  * HELD --release--&gt; RELEASED (node deleted; or, for holdAtLeast, kept until the minimum has passed, then deleted)
  * HELD --fixed leaseTime runs out (the store's timer)--&gt; EXPIRED (node deleted; the release then reports the lock
@@ -120,6 +123,15 @@ final class ZooKeeperLock implements StoreLock {
         else {
             timer.cancel(false);
         }
+    }
+
+    /** While HELD, cancels the fixed lease's timer (an extension sets another): false, doing nothing, otherwise. */
+    synchronized boolean cancelLease() {
+        if (this.state != State.HELD) {
+            return false;
+        }
+        cancelLeaseTimer();
+        return true;
     }
 
     /** HELD to EXPIRED when the fixed lease runs out: true if this call made the move (the node must go). */

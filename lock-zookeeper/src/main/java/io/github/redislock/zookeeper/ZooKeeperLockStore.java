@@ -14,24 +14,32 @@ import io.github.redislock.engine.Extension;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockStore;
+import io.github.redislock.engine.Sharing;
 import io.github.redislock.engine.StoreListener;
 import io.github.redislock.engine.StoreLock;
 
 /**
  * The ZooKeeper store under {@link io.github.redislock.engine.LockEngine}, through Apache Curator. A key is a
  * container node under the base path ({@code /redis-lock/<name>}, the name encoded by {@link ZnodeNames}); every
- * acquisition that goes to ZooKeeper creates an ephemeral sequential node under it, and holds the lock when its
- * node is first in sequence order.
+ * acquisition that goes to ZooKeeper creates an ephemeral sequential node under it, named for how it shares the
+ * key ({@link LineNode}: a write lock, a read lock, a permit of a semaphore of N), and holds the key when
+ * {@link Admission} admits it: a write (exclusive) lock when its node is first in sequence order, a read lock when
+ * no write lock's node is before it, a permit when fewer than N nodes are before it. A node whose line holds an
+ * earlier node of another permit count fails its take at once with {@link Sharing#mismatch} and is deleted.
  * <ul>
- * <li><b>Waiting</b>: fair (first come, first served across every application) and notified: a waiter watches
- * only the node just before its own and sleeps until that one goes, so a release wakes exactly one waiter and
- * nothing polls. Each waiting thread has its own node (a local line sharing one node would have to pass the
- * lock between threads without a new node, and so without a new fencing token).</li>
+ * <li><b>Waiting</b>: fair (in arrival order across every application: a reader arriving while a writer waits
+ * queues behind it) and notified: a waiter watches only the nodes whose departure may admit it (a write lock the
+ * node just before its own, a reader the nearest write lock before it, a permit the N nodes just before it) and
+ * sleeps until one goes, so a release wakes only waiters it may admit (at most N for a semaphore, every reader
+ * behind a writer) and nothing polls. Each waiting thread has its own node (a local line sharing one node would
+ * have to pass the lock between threads without a new node, and so without a new fencing token).</li>
  * <li><b>Fencing token</b>: the lock node's creation zxid ({@code czxid}), the id of the ZooKeeper transaction
  * that created it. Zxids are totally ordered across the ensemble's whole history (epoch in the high 32 bits,
- * counter in the low 32), and the holder of a key is always the oldest node under its parent, so holders of a
- * key get strictly increasing tokens, across sessions, clients, and parent nodes deleted and created again.</li>
- * <li><b>Loss</b>: the node is ephemeral: it goes when the session that created it ends. While the connection is
+ * counter in the low 32), and nodes of a key are admitted in sequence order, whatever their kind (a writer only
+ * once every earlier node is gone), so holders of a key get tokens greater than every earlier holder's, across
+ * kinds, sessions, clients, and parent nodes deleted and created again.</li>
+ * <li><b>Loss</b>: the node is ephemeral: it goes when the session that created it ends (a crashed application's
+ * permits and read locks come back after its session timeout, with nothing to sweep). While the connection is
  * SUSPENDED the lock is not valid (nobody can tell whether the session still lives; {@code isHeld()} is false);
  * on RECONNECTED to the same session it is valid again; when the session is LOST (expired, or Curator made a new
  * ZooKeeper handle) the lock is lost and signalled ({@link io.github.redislock.LockLossDetection#SESSION}).</li>
@@ -123,13 +131,26 @@ public final class ZooKeeperLockStore implements LockStore {
         return this.inspector.inspect(key);
     }
 
+    /** An exclusive (write) lock: the take below with {@link Sharing#EXCLUSIVE}. */
     @Override
     public @Nullable ZooKeeperLock take(String key, String token, long leaseMillis, boolean renewed,
             long deadlineNanos) {
+        return take(key, token, leaseMillis, renewed, deadlineNanos, Sharing.EXCLUSIVE);
+    }
+
+    /**
+     * Takes the key as {@code sharing} says: joins its line with a node named for the sharing and waits until
+     * {@link Admission} admits it. Uncontended, any kind costs what a lock always has (create, read, delete).
+     * @throws LockException at once, holding nothing, when an earlier node of the key's line asks for another
+     * permit count ({@link Sharing#mismatch}); and as for every take when the store fails
+     */
+    @Override
+    public @Nullable ZooKeeperLock take(String key, String token, long leaseMillis, boolean renewed,
+            long deadlineNanos, Sharing sharing) {
         this.session.awaitConnection(key);
         long instance = this.session.instance();
         Stat stat = new Stat();
-        String node = this.line.join(key, token, stat);
+        String node = this.line.join(key, token, sharing, stat);
         ZooKeeperLock lock = null;
         try {
             if (!this.line.awaitTurn(key, node, deadlineNanos)) {
@@ -153,6 +174,12 @@ public final class ZooKeeperLockStore implements LockStore {
                 this.line.leave(node);
             }
         }
+    }
+
+    /** Every sharing: write (exclusive) locks, read locks and semaphores of any size. */
+    @Override
+    public boolean supports(Sharing sharing) {
+        return true;
     }
 
     /**
@@ -221,16 +248,26 @@ public final class ZooKeeperLockStore implements LockStore {
     }
 
     /**
-     * Never called by the engine (the store is not leased, nothing to extend): a lock is as good as extended while
-     * its session is connected, unknown while the connection is suspended.
+     * A holder's extension ({@code LockHandle.extend}; renewal never calls this, nothing here expires by itself):
+     * per lock, the node checked in ZooKeeper, then the fixed lease's timer set to run out {@code leaseMillis} from
+     * now (a lock held until released gets one: an extended lock has a fixed lease). NOT_HELD when the lock already
+     * ended (its lease ran out, its session ended) or its node is gone; UNKNOWN while the connection is suspended.
+     * @throws io.github.redislock.LockException if ZooKeeper cannot be asked
      */
     @Override
     public Extension[] extend(List<StoreLock> locks, long leaseMillis) {
-        Extension[] held = new Extension[locks.size()];
-        for (int i = 0; i < held.length; i++) {
-            held[i] = locks.get(i).isValid() ? Extension.EXTENDED : Extension.UNKNOWN;
+        Extension[] extended = new Extension[locks.size()];
+        for (int i = 0; i < extended.length; i++) {
+            ZooKeeperLock lock = (ZooKeeperLock) locks.get(i);
+            if (!lock.isValid()) {
+                extended[i] = (lock.state() == ZooKeeperLock.State.HELD) ? Extension.UNKNOWN : Extension.NOT_HELD;
+            }
+            else {
+                extended[i] = (nodeIsOurs(lock) && this.timers.restartLease(lock, leaseMillis)) ? Extension.EXTENDED
+                        : Extension.NOT_HELD;
+            }
         }
-        return held;
+        return extended;
     }
 
     @Override

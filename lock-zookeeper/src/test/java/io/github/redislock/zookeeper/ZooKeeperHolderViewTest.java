@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -19,12 +20,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.github.redislock.LockHandle;
+import io.github.redislock.LockMode;
 import io.github.redislock.LockRequest;
 import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockInspection.Holder;
+import io.github.redislock.engine.LockInspection.Holding;
 import io.github.redislock.engine.LockInspection.State;
+import io.github.redislock.engine.Sharing;
 import io.github.redislock.testsupport.ZooKeeperServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -153,6 +157,50 @@ class ZooKeeperHolderViewTest {
         }
         finally {
             pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aReadLockedKeyNamesEveryReaderAndCountsTheWriterWaitingBehindThem() throws Exception {
+        Application orders = application("orders");
+        Application billing = application("billing");
+        LockHandle first = orders.engine().acquire(request("doc").mode(LockMode.READ));
+        LockHandle second = billing.engine().acquire(request("doc").mode(LockMode.READ));
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> billing.engine().acquire(request("doc")).close());
+        await().atMost(Duration.ofSeconds(10)).until(() -> billing.store().waiting().containsKey("/locks/doc"));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            LockInspection view = orders.engine().inspect("doc");
+            assertThat(view.state()).isEqualTo(State.HELD);
+            assertThat(view.sharing()).isEqualTo(Sharing.READ);
+            assertThat(view.waiting()).isEqualTo(1);
+            assertThat(view.holders()).containsExactly(new Holding(Holder.of(orders.self()), first.fencingToken(), null),
+                    new Holding(Holder.of(billing.self()), second.fencingToken(), null));
+            // The newest holder at the top.
+            assertThat(view.holder()).isEqualTo(Holder.of(billing.self()));
+            assertThat(view.fencingToken()).isEqualTo(second.fencingToken());
+        });
+        first.close();
+        second.close();
+        writer.get(30, TimeUnit.SECONDS);
+        assertThat(orders.engine().inspect("doc").state()).isEqualTo(State.FREE);
+    }
+
+    @Test
+    void aSemaphoresViewHasItsPermitCountAndAHoldingPerPermit() throws Exception {
+        Application orders = application("orders");
+        Application billing = application("billing");
+        LockRequest permit = request("pool").permits(3).nonReentrant();
+        try (LockHandle one = orders.engine().acquire(permit); LockHandle two = orders.engine().acquire(permit);
+                LockHandle three = billing.engine().acquire(permit)) {
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                LockInspection view = billing.engine().inspect("pool");
+                assertThat(view.sharing()).isEqualTo(Sharing.permits(3));
+                assertThat(view.waiting()).isZero();
+                assertThat(view.holders()).containsExactly(
+                        new Holding(Holder.of(orders.self()), one.fencingToken(), null),
+                        new Holding(Holder.of(orders.self()), two.fencingToken(), null),
+                        new Holding(Holder.of(billing.self()), three.fencingToken(), null));
+            });
         }
     }
 

@@ -122,8 +122,7 @@ class ZooKeeperLockStoreTest {
     void aWaiterIsWokenByTheReleaseAndSendsNothingWhileItWaits() throws Exception {
         Application holder = application();
         Application waiter = application();
-        AtomicInteger calls = new AtomicInteger();
-        waiter.client().getZookeeperClient().setTracerDriver(new CountingTracer(calls));
+        AtomicInteger calls = CountingTracer.count(waiter.client());
         LockHandle held = holder.engine().acquire(LockRequest.of("notified", Duration.ZERO, null));
         ExecutorService pool = Executors.newSingleThreadExecutor();
         Future<Long> taken = pool.submit(() -> {
@@ -132,12 +131,8 @@ class ZooKeeperLockStoreTest {
             }
         });
         // Create, read the line, watch the predecessor: then nothing until the predecessor goes, however long.
-        await().atMost(Duration.ofSeconds(10)).until(() -> calls.get() >= 3);
+        CountingTracer.awaitParked(calls, 3);
         assertThat(waiter.store().waiting()).containsEntry("/locks/notified", 1);
-        int parked = calls.get();
-        assertThat(parked).isEqualTo(3);
-        Thread.sleep(1_000); // not synchronisation: the span in which a polling waiter would have sent something
-        assertThat(calls).hasValue(parked);
         held.close();
         assertThat(taken.get(10, TimeUnit.SECONDS)).isGreaterThan(held.fencingToken());
         pool.shutdown();

@@ -15,8 +15,8 @@ import io.github.redislock.testsupport.ZooKeeperServer;
 /**
  * The ZooKeeper store under the kit: each application a Curator client of its own (its own session) with a
  * {@link ZooKeeperLockStore} on it. A lock is lost as ZooKeeper loses one, by its holder's session ending
- * ({@link ZooKeeperServer#expireSession}); residue is any lock node under the key's parent node, read by the
- * fixture's own client.
+ * ({@link ZooKeeperServer#expireSession}); so are a permit and a read lock, and everything a crashed application
+ * held. Residue is any lock node under the key's parent node, read by the fixture's own client.
  */
 final class ZooKeeperStoreFixture implements StoreFixture {
 
@@ -44,6 +44,7 @@ final class ZooKeeperStoreFixture implements StoreFixture {
         return store;
     }
 
+    /** Ends the holder's session: every lock, read lock and permit it holds is gone. */
     @Override
     public void loseLock(LockStore holder, String key) {
         try {
@@ -52,6 +53,15 @@ final class ZooKeeperStoreFixture implements StoreFixture {
         catch (Exception ex) {
             throw new IllegalStateException("Could not end the session of " + holder.describe(), ex);
         }
+    }
+
+    /**
+     * The crashed application's session ends, as the server ends it once the session timeout has passed without a
+     * heartbeat: its nodes (locks, read locks, permits, waiting places) go with it.
+     */
+    @Override
+    public void crashed(LockStore store) {
+        loseLock(store, "(every key of the crashed application)");
     }
 
     @Override

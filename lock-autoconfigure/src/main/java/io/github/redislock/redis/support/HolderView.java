@@ -13,6 +13,7 @@ import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockInspection.Holder;
 import io.github.redislock.engine.LockInspection.State;
+import io.github.redislock.engine.Sharing;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -25,6 +26,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * <ul>
  * <li>On a single Redis the key's state, fencing token, lease remaining and queued applications are the
  * server's.</li>
+ * <li>A shared key (read locks, a semaphore's permits) shows its kind and every holder ({@link SharedKeyView}); the
+ * top-level holder, fencing token and lease are those of the holder with the highest fencing token.</li>
  * <li>On Redlock ({@link #forNodes}) they are what a majority of the masters holds (the same value on a
  * majority; the lease remaining as long as a majority still has it); no value on a majority is
  * {@link State#OTHER}. Redlock keeps no queue: {@code waiting} is {@code null}.</li>
@@ -83,13 +86,19 @@ public final class HolderView {
         // A single Redis keeps a queue per key; Redlock keeps a fence counter per key, the fencing token of the
         // majority's holder (each master's value carries a fence of that master's own).
         List<NodeReads.Reading> agreeing = this.nodes.majority(key, this.queues ? KeySlots.queueKey(key) : null,
-                (this.fenceKey != null) ? this.fenceKey.apply(key) : null, LockValue.MAX_READ);
+                KeySlots.holdersKey(key), (this.fenceKey != null) ? this.fenceKey.apply(key) : null,
+                LockValue.MAX_READ);
         if (agreeing.isEmpty()) {
             return new LockInspection(key, State.OTHER, null, null, null, null, null);
         }
         NodeReads.Reading reading = agreeing.get(0);
         Integer waiting = (this.queues && reading.queued() >= 0) ? (int) Math.min(reading.queued(), Integer.MAX_VALUE)
                 : null;
+        Sharing sharing = SharedKeyView.sharing(reading.value());
+        if (sharing != null) {
+            return SharedKeyView.inspect(key, sharing, agreeing, this.nodes.quorum(), this.registry::resolve, waiting,
+                    (this.fenceKey != null) ? counter(agreeing) : null);
+        }
         LockValue.Read read = LockValue.read(reading.value());
         if (read.state() == State.FREE) {
             return LockInspection.free(key, waiting);

@@ -146,7 +146,7 @@ public final class InstanceRegistry {
     @Nullable InstanceInfo resolve(String ownerId) {
         List<NodeReads.Reading> agreeing;
         try {
-            agreeing = this.nodes.majority(KeySlots.instanceKey(this.keyPrefix, ownerId), null, null, MAX_ENTRY);
+            agreeing = this.nodes.majority(KeySlots.instanceKey(this.keyPrefix, ownerId), null, null, null, MAX_ENTRY);
         }
         catch (RuntimeException ex) {
             logger.debug("Could not read the instance registry", ex);

@@ -59,6 +59,19 @@ public final class KeySlots {
     }
 
     /**
+     * {@link #queueKeys} and the sorted set of a shared key's holders (read locks, a semaphore's permits), in the
+     * order {@code share.lua} takes them after the lock key.
+     */
+    public static String[] shareKeys(String lockKey) {
+        return companions(lockKey, "queue", "entries", "holders");
+    }
+
+    /** The sorted set of a shared key's holders, scored by when each lease ends (see {@link #shareKeys}). */
+    public static String holdersKey(String lockKey) {
+        return companion(lockKey, "holders");
+    }
+
+    /**
      * The instance registry's entry for an owner id ({@code InstanceRegistry}): {@code <key prefix>~lock~instance:<id>},
      * where the id is a random id read back and checked ({@link LockValue#read}), or this instance's own. It
      * begins with the key prefix, for the ACL, and in the marker's namespace, which no lock name reaches; it is

@@ -17,7 +17,10 @@
 --         {2, fence}: the lock had been handed to this application; it is now ours under '<token>:<fence>'
 --                     with a lease counted from now. Only one caller can take a hand-off over: the value
 --                     no longer names the application afterwards.
---         {0, pttl}:  someone else holds it, for pttl more milliseconds unless renewed.
+--         {0, pttl}:  someone else holds it, for pttl more milliseconds unless renewed; {0, pttl, 1}: readers do.
+--         {3, N}:     the key is a semaphore of N permits (share.lua's marker '~s<N>:<fence>'), which never shares
+--                     a key with a write lock: nothing queued. (Readers' marker '~r:<fence>' is held by someone
+--                     else: a writer queues, and share.lua hands the key on once the last reader is gone.)
 -- Free (the common case, tried first): the fence is Redis time in microseconds.
 local time = redis.call('TIME')
 local fence = tonumber(time[1]) * 1000000 + tonumber(time[2])
@@ -38,6 +41,10 @@ if ARGV[3] and owner == ARGV[3] then
     redis.call('SET', KEYS[1], ARGV[1] .. ':' .. held, 'PX', ARGV[2])
     return {2, tonumber(held)}
 end
+local permits = owner and string.match(owner, '^~s([1-9]%d*)$')
+if permits then
+    return {3, tonumber(permits)}
+end
 if owner ~= '~' then
     if ARGV[4] then
         local expires = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) + tonumber(ARGV[4])
@@ -47,6 +54,10 @@ if owner ~= '~' then
         end
         redis.call('PEXPIRE', KEYS[2], ARGV[4])
         redis.call('PEXPIRE', KEYS[3], ARGV[4])
+    end
+    if owner == '~r' then
+        -- Readers hold it (share.lua): said, so that a caller that waits by retries (Redlock) queues behind them.
+        return {0, redis.call('PTTL', KEYS[1]), 1}
     end
     return {0, redis.call('PTTL', KEYS[1])}
 end

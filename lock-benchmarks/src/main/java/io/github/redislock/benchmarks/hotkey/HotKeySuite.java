@@ -35,7 +35,7 @@ public final class HotKeySuite {
                     (url) -> new IntegrationContendedLock(url, RedisLockType.PUB_SUB_LOCK)),
             new Contender(Implementations.OURS_ZOOKEEPER, Store.ZOOKEEPER,
                     (connect) -> new OursContendedLock(SpringContexts.withZooKeeperLock(connect), null)),
-            new Contender(Implementations.CURATOR_MUTEX, Store.ZOOKEEPER, CuratorContendedLock::new),
+            new Contender(Implementations.CURATOR_MUTEX, Store.ZOOKEEPER, CuratorContendedLock::mutex),
             new Contender(Implementations.SI_ZOOKEEPER, Store.ZOOKEEPER, IntegrationZooKeeperContendedLock::new));
 
     /** A critical section and how many threads each of the clients runs. */

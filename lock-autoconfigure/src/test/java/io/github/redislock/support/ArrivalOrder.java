@@ -1,0 +1,58 @@
+package io.github.redislock.support;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+
+import io.github.redislock.LockHandle;
+import io.github.redislock.LockMode;
+import io.github.redislock.LockRequest;
+import io.github.redislock.engine.LockEngine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A reader, a writer and a later reader of one key, each of its own application, and the order in which they get
+ * in, written down here rather than asked of the lock: a reader holds; the writer arrives and waits; the late reader
+ * arrives while the writer waits and, though readers hold the key, must wait behind it. A store that lets readers
+ * pass a waiting writer lets the late reader in first.
+ */
+public final class ArrivalOrder {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private ArrivalOrder() {
+    }
+
+    /**
+     * Runs the scenario and checks the order: writer in, writer out, late reader in.
+     * @param writerWaits returns once the writer waits where the store keeps its waiters
+     * @param lateReaderWaits returns once the late reader waits too
+     */
+    public static void readerBehindAWaitingWriter(String key, LockEngine first, LockEngine writing, LockEngine late,
+            Runnable writerWaits, Runnable lateReaderWaits) throws Exception {
+        ConcurrentLinkedQueue<String> order = new ConcurrentLinkedQueue<>();
+        LockRequest read = LockRequest.of(key, WAIT, null).mode(LockMode.READ);
+        LockHandle reader = first.acquire(read);
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+            try (LockHandle lock = writing.acquire(LockRequest.of(key, WAIT, null))) {
+                order.add("writer in");
+                order.add("writer out");
+            }
+        });
+        writerWaits.run();
+        CompletableFuture<Void> lateReader = CompletableFuture.runAsync(() -> {
+            try (LockHandle lock = late.acquire(read)) {
+                order.add("late reader in");
+            }
+        });
+        lateReaderWaits.run();
+        assertThat(order).as("nobody got in beside the first reader").isEmpty();
+        reader.close();
+        writer.get(20, TimeUnit.SECONDS);
+        lateReader.get(20, TimeUnit.SECONDS);
+        assertThat(List.copyOf(order)).containsExactly("writer in", "writer out", "late reader in");
+    }
+}

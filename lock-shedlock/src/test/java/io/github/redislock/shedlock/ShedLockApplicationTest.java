@@ -1,0 +1,213 @@
+package io.github.redislock.shedlock;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ScheduledFuture;
+
+import net.javacrumbs.shedlock.spring.annotation.EnableSchedulerLock;
+import net.javacrumbs.shedlock.spring.annotation.SchedulerLock;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
+
+import io.github.redislock.testsupport.RedisServerExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A ShedLock application as its users write it ({@code @EnableSchedulerLock}, a {@code @Scheduled} job with
+ * {@code @SchedulerLock(lockAtLeastFor = "1s")}, and no ShedLock provider bean: this module's auto-configuration
+ * brings it), started three times, one instance after another, on one Redis. Each instance fires the 20 ms job
+ * every 100 ms; the lock lets it run once per second across the three.
+ * <p>
+ * The judge does not trust the library: every firing of every instance's scheduler is recorded around the whole
+ * locked call (when it fired, when it returned, and whether and when the job body ran), in a record kept by the
+ * test, and the runs are judged from it alone: no two runs overlap; no run starts within lockAtLeastFor of the
+ * firing of the run before it (whose lock was taken after that firing, and kept a second from then); and no
+ * firing was skipped unless some run was inside its locked call or within lockAtLeastFor after it returned, so
+ * the job is never held back for nothing. Judged run by run, so a loaded machine's stalls decide nothing.
+ */
+class ShedLockApplicationTest {
+
+    private static final Duration LOCK_AT_LEAST_FOR = Duration.ofSeconds(1);
+
+    private static final int INSTANCES = 3;
+
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.shared();
+
+    /** Every firing of every instance's scheduler. */
+    private static final Queue<Firing> firings = new ConcurrentLinkedQueue<>();
+
+    /** When the job body began and ended on this thread's current firing ({@link System#nanoTime()}). */
+    private static final ThreadLocal<long[]> run = new ThreadLocal<>();
+
+    @BeforeEach
+    void reset() {
+        redis.flushAll();
+        firings.clear();
+    }
+
+    @Test
+    void threeInstancesRunTheJobOncePerLockAtLeastForWithNoProviderBeanOfTheirOwn() {
+        List<ConfigurableApplicationContext> instances = new ArrayList<>();
+        try {
+            for (int i = 0; i < INSTANCES; i++) {
+                instances.add(start(i));
+                int started = i;
+                // Started apart: the next instance comes up once this one has fired the job at least once.
+                await().atMost(Duration.ofSeconds(30)).until(() -> firings.stream()
+                    .anyMatch((firing) -> firing.instance() == started));
+            }
+            long allUp = System.nanoTime();
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                .until(() -> runs().stream().filter((firing) -> firing.startedAt() > allUp).count() >= 4);
+            assertThat(instances).allSatisfy((context) -> assertThat(
+                    context.getBean(net.javacrumbs.shedlock.core.LockProvider.class))
+                .isInstanceOf(DistributedLockShedLockProvider.class));
+        }
+        finally {
+            instances.forEach(ConfigurableApplicationContext::close);
+        }
+        assertThat(overlappingRuns()).as("runs inside the job at the same time").isEmpty();
+        assertThat(runsStartedWithinLockAtLeastFor()).as("runs that started within lockAtLeastFor of the firing of "
+                + "the run before").isEmpty();
+        assertThat(skippedForNothing()).as("firings skipped although no run was inside its locked call or within "
+                + "lockAtLeastFor after it").isEmpty();
+        assertThat(firings).filteredOn((firing) -> !firing.ran()).as("firings skipped").isNotEmpty();
+    }
+
+    private static ConfigurableApplicationContext start(int instance) {
+        return new SpringApplicationBuilder(ReportApplication.class).web(WebApplicationType.NONE)
+            .properties("spring.data.redis.url=" + redis.url(), "spring.data.redis.lettuce.pool.enabled=false",
+                    "spring.application.name=report-" + instance, "instance=" + instance)
+            .run();
+    }
+
+    /** The firings whose job ran, in the order they began. */
+    private static List<Firing> runs() {
+        return firings.stream().filter(Firing::ran).sorted(Comparator.comparingLong(Firing::startedAt)).toList();
+    }
+
+    private static List<String> overlappingRuns() {
+        List<Firing> runs = runs();
+        List<String> overlapping = new ArrayList<>();
+        for (int i = 1; i < runs.size(); i++) {
+            if (runs.get(i).startedAt() < runs.get(i - 1).endedAt()) {
+                overlapping.add(runs.get(i - 1) + " and " + runs.get(i));
+            }
+        }
+        return overlapping;
+    }
+
+    private static List<String> runsStartedWithinLockAtLeastFor() {
+        List<Firing> runs = runs();
+        List<String> early = new ArrayList<>();
+        for (int i = 1; i < runs.size(); i++) {
+            if (runs.get(i).startedAt() - runs.get(i - 1).firedAt() < LOCK_AT_LEAST_FOR.toNanos()) {
+                early.add(runs.get(i) + " after " + runs.get(i - 1));
+            }
+        }
+        return early;
+    }
+
+    private static List<String> skippedForNothing() {
+        List<Firing> runs = runs();
+        return firings.stream()
+            .filter((firing) -> !firing.ran())
+            .filter((skipped) -> runs.stream().noneMatch((run) -> run.firedAt() <= skipped.returnedAt()
+                    && skipped.firedAt() <= run.returnedAt() + LOCK_AT_LEAST_FOR.toNanos()))
+            .map(Firing::toString)
+            .toList();
+    }
+
+    /**
+     * One firing of an instance's scheduler ({@link System#nanoTime()} throughout): when it fired and returned, and
+     * when the job body began and ended if it ran (0 otherwise).
+     */
+    record Firing(int instance, long firedAt, long returnedAt, long startedAt, long endedAt) {
+
+        boolean ran() {
+            return this.startedAt != 0;
+        }
+    }
+
+    /** The application: its job, ShedLock's annotations, nothing else of ShedLock's. */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @EnableScheduling
+    @EnableSchedulerLock(defaultLockAtMostFor = "PT30S")
+    @Import(DailyReport.class)
+    static class ReportApplication {
+
+        /** Spring's scheduler, recording each firing around the whole locked call (the test's instrument). */
+        @Bean
+        ThreadPoolTaskScheduler taskScheduler(@Value("${instance}") int instance) {
+            return new RecordingScheduler(instance);
+        }
+    }
+
+    static class DailyReport {
+
+        @Scheduled(fixedRate = 100)
+        @SchedulerLock(name = "daily-report", lockAtLeastFor = "1s", lockAtMostFor = "30s")
+        public void report() throws InterruptedException {
+            long startedAt = System.nanoTime();
+            // The job's 20 ms of work (what it does, not a synchronisation).
+            Thread.sleep(20);
+            run.set(new long[] { startedAt, System.nanoTime() });
+        }
+    }
+
+    static final class RecordingScheduler extends ThreadPoolTaskScheduler {
+
+        private final int instance;
+
+        RecordingScheduler(int instance) {
+            this.instance = instance;
+        }
+
+        @Override
+        public ScheduledFuture<?> scheduleAtFixedRate(Runnable task, Duration period) {
+            return super.scheduleAtFixedRate(record(task), period);
+        }
+
+        @Override
+        public ScheduledFuture<?> scheduleAtFixedRate(Runnable task, Instant startTime, Duration period) {
+            return super.scheduleAtFixedRate(record(task), startTime, period);
+        }
+
+        private Runnable record(Runnable task) {
+            return () -> {
+                long firedAt = System.nanoTime();
+                run.remove();
+                try {
+                    task.run();
+                }
+                finally {
+                    long[] ran = run.get();
+                    firings.add(new Firing(this.instance, firedAt, System.nanoTime(), (ran != null) ? ran[0] : 0,
+                            (ran != null) ? ran[1] : 0));
+                }
+            };
+        }
+    }
+}
