@@ -3,6 +3,7 @@ package io.github.redislock.redis;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jetbrains.lincheck.Lincheck;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static io.github.redislock.modelcheck.Threads.inParallel;
@@ -24,56 +25,79 @@ class LineModelCheckTest {
 
     @Test
     void aLockPassedToTheLineIsClaimedByOneWaiterOrHandedBackByTheLastToLeave() {
-        Lincheck.runConcurrentTest(invocations(2_000), () -> {
-            Line line = new Line();
-            AtomicInteger ends = new AtomicInteger();
-            boolean[] offered = new boolean[1];
-            inParallel(() -> {
-                line.join();
-                line.leaveTakingTurn();
-                offered[0] = line.offer(GRANT);
-            }, () -> waiter(line, ends), () -> waiter(line, ends));
-            require(ends.get() == (offered[0] ? 1 : 0), "a lock passed to the line ended " + ends.get()
-                    + " times (claimed or handed back), offered " + offered[0]);
-        });
+        Lincheck.runConcurrentTest(invocations(2_000), () -> passedOnce(new RealLine(new Line())));
     }
 
     /** The checker is not blind: a line that forgets a lock nobody claimed is caught. */
     @Test
     void theCheckerFindsALineThatDropsALockNobodyClaimed() {
-        assertThatThrownBy(() -> Lincheck.runConcurrentTest(invocations(2_000), () -> {
-            SeededLine line = new SeededLine();
-            AtomicInteger ends = new AtomicInteger();
-            boolean[] offered = new boolean[1];
-            inParallel(() -> {
-                line.join();
-                line.leaveTakingTurn();
-                offered[0] = line.offer(GRANT);
-            }, () -> seededWaiter(line, ends), () -> seededWaiter(line, ends));
-            require(ends.get() == (offered[0] ? 1 : 0), "a lock passed to the line ended " + ends.get()
-                    + " times (claimed or handed back), offered " + offered[0]);
-        })).isInstanceOf(AssertionError.class).hasMessageContaining("a lock passed to the line ended 0 times");
+        assertThatThrownBy(() -> Lincheck.runConcurrentTest(invocations(2_000), () -> passedOnce(new SeededLine())))
+            .isInstanceOf(AssertionError.class).hasMessageContaining("a lock passed to the line ended 0 times");
     }
 
-    private static void waiter(Line line, AtomicInteger ends) {
-        if (!line.join()) {
-            return;
-        }
-        if (line.claim() != null) {
-            ends.incrementAndGet();
-        }
-        if (line.leave().orphan() != null) {
-            ends.incrementAndGet();
-        }
+    private static void passedOnce(HandOver line) {
+        AtomicInteger ends = new AtomicInteger();
+        boolean[] offered = new boolean[1];
+        inParallel(() -> {
+            line.join();
+            line.leaveTakingTurn();
+            offered[0] = line.offer(GRANT);
+        }, () -> waiter(line, ends), () -> waiter(line, ends));
+        require(ends.get() == (offered[0] ? 1 : 0), "a lock passed to the line ended " + ends.get()
+                + " times (claimed or handed back), offered " + offered[0]);
     }
 
-    private static void seededWaiter(SeededLine line, AtomicInteger ends) {
+    private static void waiter(HandOver line, AtomicInteger ends) {
         line.join();
         if (line.claim() != null) {
             ends.incrementAndGet();
         }
         if (line.leave() != null) {
             ends.incrementAndGet();
+        }
+    }
+
+    /** What the check drives of a line: {@link Line}'s hand-over steps. */
+    interface HandOver {
+
+        void join();
+
+        void leaveTakingTurn();
+
+        boolean offer(LocalGrant grant);
+
+        @Nullable LocalGrant claim();
+
+        /** Leaves; a lock passed to the line that the caller must now release, or null. */
+        @Nullable LocalGrant leave();
+    }
+
+    /** The real line. */
+    private record RealLine(Line line) implements HandOver {
+
+        @Override
+        public void join() {
+            this.line.join();
+        }
+
+        @Override
+        public void leaveTakingTurn() {
+            this.line.leaveTakingTurn();
+        }
+
+        @Override
+        public boolean offer(LocalGrant grant) {
+            return this.line.offer(grant);
+        }
+
+        @Override
+        public @Nullable LocalGrant claim() {
+            return this.line.claim();
+        }
+
+        @Override
+        public @Nullable LocalGrant leave() {
+            return this.line.leave().orphan();
         }
     }
 }

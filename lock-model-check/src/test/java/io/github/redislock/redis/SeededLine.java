@@ -7,7 +7,7 @@ import java.util.ArrayDeque;
  * {@link LineModelCheckTest} to show that its checker finds it: the last waiter to leave clears a lock passed to the
  * line without handing it back, so that nobody releases it. Only what the check drives is here.
  */
-final class SeededLine {
+final class SeededLine implements LineModelCheckTest.HandOver {
 
     private final ArrayDeque<Thread> waiters = new ArrayDeque<>();
 
@@ -15,16 +15,19 @@ final class SeededLine {
 
     private int eligible;
 
-    synchronized void join() {
+    @Override
+    public synchronized void join() {
         this.waiters.addLast(Thread.currentThread());
     }
 
-    synchronized void leaveTakingTurn() {
+    @Override
+    public synchronized void leaveTakingTurn() {
         this.waiters.remove(Thread.currentThread());
         this.eligible = this.waiters.size();
     }
 
-    synchronized boolean offer(LocalGrant offered) {
+    @Override
+    public synchronized boolean offer(LocalGrant offered) {
         if (this.waiters.isEmpty() || this.grant != null || this.eligible == 0) {
             return false;
         }
@@ -32,7 +35,8 @@ final class SeededLine {
         return true;
     }
 
-    synchronized LocalGrant claim() {
+    @Override
+    public synchronized LocalGrant claim() {
         LocalGrant pending = this.grant;
         if (pending == null || this.waiters.peekFirst() != Thread.currentThread()) {
             return null;
@@ -42,7 +46,8 @@ final class SeededLine {
     }
 
     /** The seeded defect: the line empties, the pending lock is dropped instead of returned. */
-    synchronized LocalGrant leave() {
+    @Override
+    public synchronized LocalGrant leave() {
         this.waiters.remove(Thread.currentThread());
         if (this.waiters.isEmpty()) {
             this.grant = null;
