@@ -3,15 +3,18 @@ package io.github.redislock.modelcheck;
 /** One step of a stateful property: what an application, the store or time does next. */
 public sealed interface Action {
 
-    /** The application takes the key (wait 0), renewed or with a fixed lease; again, nested, if it holds it. */
-    record Take(int app, boolean fixedLease) implements Action {
+    /**
+     * The application takes the key (wait 0), renewed or with a fixed lease, as a write lock or a read lock; again,
+     * nested, if it holds it (a write lock admits nested reads; a write inside a read, an upgrade, is refused).
+     */
+    record Take(int app, boolean fixedLease, boolean read) implements Action {
     }
 
     /** The application ends its innermost acquisition. */
     record Release(int app) implements Action {
     }
 
-    /** The backend forgets the key. */
+    /** The backend forgets the key and everything it keeps with it (its holders, its queue), as a restart would. */
     record Forget() implements Action {
     }
 

@@ -6,7 +6,10 @@ import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 
-/** Random sequences of actions for two applications: takes, releases, renewal rounds, forgetting, time, late replies. */
+/**
+ * Random sequences of actions for two applications: takes (write or read), releases, renewal rounds, forgetting,
+ * time, late replies.
+ */
 public final class Actions {
 
     static final int APPLICATIONS = 2;
@@ -17,7 +20,8 @@ public final class Actions {
     /** Up to 14 steps; waits of 100 ms, about a fixed lease, or past a renewed lease, so that leases run out. */
     public static Arbitrary<List<Action>> sequences() {
         Arbitrary<Integer> app = Arbitraries.integers().between(0, APPLICATIONS - 1);
-        Arbitrary<Action> take = Combinators.combine(app, Arbitraries.of(true, false)).as(Action.Take::new);
+        Arbitrary<Action> take = Combinators.combine(app, Arbitraries.of(true, false), Arbitraries.of(true, false))
+            .as(Action.Take::new);
         Arbitrary<Action> release = app.map(Action.Release::new);
         Arbitrary<Action> renew = app.map(Action.Renew::new);
         Arbitrary<Action> forget = Arbitraries.just(new Action.Forget());

@@ -13,7 +13,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
+import io.github.redislock.LockMode;
 import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
 import io.github.redislock.engine.LockEngine;
@@ -24,10 +26,11 @@ import io.github.redislock.testsupport.ManualScheduler;
  * on a thread of its own (so that taking again while holding is re-entering), and checks after every step what
  * must hold whatever the sequence:
  * <ul>
- * <li><b>never two holders</b>: two applications' locks are held ({@code isHeld()}) at once only when the backend
- * forgot the key under the earlier one (which no client can prevent, and which the next rule bounds);</li>
- * <li><b>fences increase</b>: every fresh acquisition's fencing token is above every earlier one's, forgotten keys
- * included;</li>
+ * <li><b>never two holders</b>: two applications hold the key ({@code isHeld()}) at once, a writer among them, only
+ * when the backend forgot the key under the earlier one (which no client can prevent, and which the rule on losses
+ * bounds); readers hold it together;</li>
+ * <li><b>fences increase</b>: a fresh writer's fencing token is above every earlier one's, a fresh reader's above
+ * every earlier writer's, forgotten keys included;</li>
  * <li><b>nothing left</b>: once no application holds anything, the backend keeps nothing for the key (the key, a
  * queue entry), whatever was taken, failed, answered late or forgotten;</li>
  * <li><b>a lost lock is told before its lease could run out by its holder's clock</b>: {@code isHeld()} is false
@@ -58,6 +61,8 @@ public final class LockModel implements AutoCloseable {
     private final List<String> steps = new ArrayList<>();
 
     private long highestFence = Long.MIN_VALUE;
+
+    private long highestWriterFence = Long.MIN_VALUE;
 
     public LockModel(Backend backend, int applications) {
         this.backend = backend;
@@ -91,7 +96,7 @@ public final class LockModel implements AutoCloseable {
 
     private void apply(Action action) {
         if (action instanceof Action.Take take) {
-            this.apps.get(take.app()).take(take.fixedLease());
+            this.apps.get(take.app()).take(take.fixedLease(), take.read());
         }
         else if (action instanceof Action.Release release) {
             this.apps.get(release.app()).release();
@@ -134,8 +139,10 @@ public final class LockModel implements AutoCloseable {
                         + " acquisitions");
             }
         }
-        if (holding.size() > 1 && holding.stream().noneMatch((held) -> held.forgottenAt != Long.MAX_VALUE)) {
-            violate(holding.size() + " applications hold the key at once, and the backend forgot nothing");
+        if (holding.size() > 1 && holding.stream().anyMatch((held) -> !held.read)
+                && holding.stream().noneMatch((held) -> held.forgottenAt != Long.MAX_VALUE)) {
+            violate(holding.size() + " applications hold the key at once, a writer among them, and the backend "
+                    + "forgot nothing");
         }
         if (this.apps.stream().allMatch((app) -> app.held.isEmpty())) {
             List<String> residue = this.backend.residue(KEY);
@@ -194,14 +201,22 @@ public final class LockModel implements AutoCloseable {
                     this.renewals);
         }
 
-        void take(boolean fixedLease) {
-            Duration lease = fixedLease ? FIXED_LEASE : null;
+        void take(boolean fixedLease, boolean read) {
+            LockRequest request = LockRequest.of(KEY, Duration.ZERO, fixedLease ? FIXED_LEASE : null)
+                .mode(read ? LockMode.READ : LockMode.WRITE);
             LockHandle handle;
             try {
-                handle = on(() -> this.engine.acquire(LockRequest.of(KEY, Duration.ZERO, lease)));
+                handle = on(() -> this.engine.acquire(request));
             }
             catch (LockNotAcquiredException ex) {
                 return;
+            }
+            catch (LockException ex) {
+                if (!read && this.held.stream().anyMatch((held) -> held.read)) {
+                    // An upgrade inside an open read acquisition (held or not by now), refused at once: as promised.
+                    return;
+                }
+                throw ex;
             }
             // The store started the lease at the latest when its reply came, before this returned.
             long returned = System.nanoTime();
@@ -210,14 +225,21 @@ public final class LockModel implements AutoCloseable {
             boolean nested = outer != null && handle.fencingToken() == outer.handle.fencingToken();
             if (!nested) {
                 this.acquisitions++;
-                if (handle.fencingToken() <= LockModel.this.highestFence) {
-                    violate("app " + this.index + " got fencing token " + handle.fencingToken() + ", not above "
-                            + LockModel.this.highestFence);
+                // A writer's token is above every earlier one; a reader's above every earlier writer's (readers
+                // holding together are not ordered among themselves).
+                long floor = read ? LockModel.this.highestWriterFence : LockModel.this.highestFence;
+                if (handle.fencingToken() <= floor) {
+                    violate("app " + this.index + " got fencing token " + handle.fencingToken() + " as a "
+                            + (read ? "reader" : "writer") + ", not above " + floor);
                 }
                 LockModel.this.highestFence = Math.max(LockModel.this.highestFence, handle.fencingToken());
+                if (!read) {
+                    LockModel.this.highestWriterFence = Math.max(LockModel.this.highestWriterFence,
+                            handle.fencingToken());
+                }
             }
             this.held.push(new Held(handle, nested ? outer : null, returned,
-                    (fixedLease ? FIXED_LEASE : LEASE).toNanos(), !fixedLease));
+                    (fixedLease ? FIXED_LEASE : LEASE).toNanos(), !fixedLease, nested ? outer.read : read));
         }
 
         void release() {
@@ -281,14 +303,18 @@ public final class LockModel implements AutoCloseable {
 
         final boolean renewed;
 
+        /** Whether the application holds the key as a reader (a nested read inside a write lock holds it writing). */
+        final boolean read;
+
         /** When the backend forgot the key after this acquisition; {@code Long.MAX_VALUE}: it did not. */
         long forgottenAt = Long.MAX_VALUE;
 
         /** Whether a renewal round ran after the backend forgot the key. */
         boolean renewedAfterForget;
 
-        Held(LockHandle handle, Held outer, long takenFrom, long leaseNanos, boolean renewed) {
+        Held(LockHandle handle, Held outer, long takenFrom, long leaseNanos, boolean renewed, boolean read) {
             this.handle = handle;
+            this.read = read;
             this.outer = outer;
             this.extendedFrom = takenFrom;
             this.leaseNanos = leaseNanos;

@@ -13,8 +13,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * The single-Redis store on a real Redis: each application with a Lettuce connection factory and a store of its
- * own. The backend forgets a key as an operator or an expiry would ({@code DEL}); what it keeps is every key under the
- * prefix (the lock key, its queue and entries), but the instance registry.
+ * own. What the backend keeps is every key under the prefix (the lock key, a shared key's holders, its queue and
+ * entries), but the instance registry; it forgets them all at once, as a restart without persistence would.
  */
 public final class RedisBackend implements Backend {
 
@@ -37,9 +37,12 @@ public final class RedisBackend implements Backend {
         return new RedisLockStore(factory, PREFIX, null, 0, Duration.ZERO);
     }
 
+    /** Every key the store keeps for the lock goes: the key, its holders and its queue. */
     @Override
     public void forget(String key) {
-        this.redis.command("DEL", PREFIX + key);
+        for (String name : residue(key)) {
+            this.redis.command("DEL", name);
+        }
     }
 
     @Override
