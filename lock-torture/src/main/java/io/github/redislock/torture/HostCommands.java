@@ -42,6 +42,26 @@ final class HostCommands {
         execute(command, script);
     }
 
+    /**
+     * Removes the network namespaces and links whose names match (group 1: the PID of the run that made them) and
+     * whose run is gone: what a killed run left.
+     */
+    static void removeStaleNamespacesAndLinks(java.util.regex.Pattern names) {
+        for (String line : run("ip", "netns", "list").lines().toList()) {
+            java.util.regex.Matcher matcher = names.matcher(line);
+            if (matcher.find() && isDead(matcher.group(1))) {
+                runQuietly("ip", "netns", "del", line.split(" ")[0]);
+            }
+        }
+        for (String line : run("ip", "-o", "link", "show").lines().toList()) {
+            String[] fields = line.split(":\\s*|@");
+            java.util.regex.Matcher matcher = (fields.length > 1) ? names.matcher(fields[1]) : null;
+            if (matcher != null && matcher.find() && isDead(matcher.group(1))) {
+                runQuietly("ip", "link", "del", fields[1]);
+            }
+        }
+    }
+
     /** Whether the process that named something is gone (its leftovers are then stale). */
     static boolean isDead(String pid) {
         return ProcessHandle.of(Long.parseLong(pid)).isEmpty();

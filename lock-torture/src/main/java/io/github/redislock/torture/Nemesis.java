@@ -187,12 +187,18 @@ final class Nemesis {
 
     /**
      * Cuts the first worker's links to 3 of the 5 Redlock nodes just after one of its long sections entered (frozen
-     * for the moment it takes, as {@link #partitionWorker}), for 1.5 leases: it reaches nodes 1 and 2 only.
+     * for the moment it takes, as {@link #partitionWorker}), or while it holds any lock if no long section of it
+     * enters within 20 s, for 1.5 leases: it reaches nodes 1 and 2 only.
      */
     private Fault redlockMinority() {
         WorkerProcess victim = this.run.workers().get(0);
         List<RedisServer> nodes = this.run.topology(Topology.Redlock.class).servers();
-        List<String> held = freezeJustInside(victim, SectionKind.SLOW_RESOURCE);
+        // Redlock waits by retries, not in a line: a worker's long section may wait its turn on the long sections'
+        // resource for a long time; after 20 s any of its sections will do.
+        List<String> held = freezeJustInside(victim, SectionKind.SLOW_RESOURCE, Duration.ofSeconds(20));
+        if (held == null) {
+            held = freezeWhileHolding(victim, null);
+        }
         long start = this.run.now();
         this.run.network().cut(1, nodes.get(2).port(), nodes.get(3).port(), nodes.get(4).port());
         victim.resume();
@@ -410,8 +416,17 @@ final class Nemesis {
      * polled every 20 ms); returns the resources it holds. Gives up after a minute.
      */
     private List<String> freezeJustInside(WorkerProcess victim, String resource) {
+        List<String> held = freezeJustInside(victim, resource, Duration.ofMinutes(1));
+        if (held == null) {
+            throw new IllegalStateException(victim + " was never seen entering " + resource);
+        }
+        return held;
+    }
+
+    /** As {@link #freezeJustInside(WorkerProcess, String)}, giving up after {@code patience}: null then. */
+    private @Nullable List<String> freezeJustInside(WorkerProcess victim, String resource, Duration patience) {
         Set<String> before = this.run.membersOf(resource);
-        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        long deadline = System.nanoTime() + patience.toNanos();
         while (System.nanoTime() < deadline) {
             Set<String> entered = this.run.membersOf(resource);
             entered.removeAll(before);
@@ -425,7 +440,7 @@ final class Nemesis {
             }
             ScenarioRun.runFor(Duration.ofMillis(20));
         }
-        throw new IllegalStateException(victim + " was never seen entering " + resource);
+        return null;
     }
 
     private Duration pastTheLease() {

@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 import static io.github.redislock.torture.HostCommands.executable;
 import static io.github.redislock.torture.HostCommands.isDead;
 import static io.github.redislock.torture.HostCommands.nft;
+import static io.github.redislock.torture.HostCommands.removeStaleNamespacesAndLinks;
 import static io.github.redislock.torture.HostCommands.run;
 import static io.github.redislock.torture.HostCommands.runQuietly;
 
@@ -228,19 +229,7 @@ final class NetworkLab implements AutoCloseable {
 
     /** Namespaces, host ends and nft tables of runs whose coordinator is gone. */
     private static void removeStale() {
-        for (String line : run("ip", "netns", "list").lines().toList()) {
-            Matcher matcher = STALE.matcher(line);
-            if (matcher.find() && isDead(matcher.group(1))) {
-                runQuietly("ip", "netns", "del", line.split(" ")[0]);
-            }
-        }
-        for (String line : run("ip", "-o", "link", "show").lines().toList()) {
-            String[] fields = line.split(":\\s*|@");
-            Matcher matcher = (fields.length > 1) ? STALE.matcher(fields[1]) : null;
-            if (matcher != null && matcher.find() && isDead(matcher.group(1))) {
-                runQuietly("ip", "link", "del", fields[1]);
-            }
-        }
+        removeStaleNamespacesAndLinks(STALE);
         for (String line : run("nft", "list", "tables").lines().toList()) {
             Matcher matcher = STALE_TABLE.matcher(line.trim());
             if (matcher.find() && isDead(matcher.group(1))) {

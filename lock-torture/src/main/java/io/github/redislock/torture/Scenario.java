@@ -142,34 +142,6 @@ enum Scenario {
             "clocks running at 0.95 (a worker) and 1.05 (another worker, and Redis) for the whole run, the slow "
                     + "worker cut off from Redis for longer than the lease"),
 
-    /**
-     * Not strict: the leader of a 3-server ensemble is killed (SIGKILL) while workers hold and wait for locks, and
-     * restarted on its data 1.5 leases later. The followers elect a new leader; clients on the dead one, and for the
-     * election every client, are disconnected (suspended: {@code isHeld()} false) and reconnect to a live server. A
-     * session that reconnects within its timeout keeps its lock nodes; one that does not expires, and its holder is
-     * told.
-     */
-    ZOOKEEPER_LEADER_KILL(TopologyKind.ZOOKEEPER_ENSEMBLE, false, true, Requirement.SERVER_NAMESPACES,
-            "a 3-server ZooKeeper ensemble: its leader killed while locks are held and waited for, restarted after "
-                    + "1.5 leases"),
-
-    /**
-     * Not strict: a follower is cut off from the other two servers (not from the workers) for 1.5 leases: it loses
-     * the leader and stops serving, so that its clients reconnect to the others, as above.
-     */
-    ZOOKEEPER_FOLLOWER_PARTITION(TopologyKind.ZOOKEEPER_ENSEMBLE, false, true, Requirement.SERVER_NAMESPACES,
-            "a 3-server ZooKeeper ensemble: a follower cut off from the other two while locks are held and waited "
-                    + "for, for 1.5 leases"),
-
-    /**
-     * Not strict: the ensemble split 2/1 with the leader alone on the minority side, for 1.5 leases: the old leader
-     * loses its quorum and stops serving, the two followers elect a leader between them and go on; clients on the
-     * old leader's side reconnect to the majority or lose their sessions, told.
-     */
-    ZOOKEEPER_ENSEMBLE_SPLIT(TopologyKind.ZOOKEEPER_ENSEMBLE, false, true, Requirement.SERVER_NAMESPACES,
-            "a 3-server ZooKeeper ensemble split 2/1, its leader alone on the minority side, while locks are held "
-                    + "and waited for, for 1.5 leases"),
-
     /** Strict: with nothing faulted, a session that stays alive keeps every lock node; nothing excuses a second holder. */
     ZOOKEEPER_HEALTHY(TopologyKind.ZOOKEEPER, true, false,
             "no fault, on ZooKeeper: contention only, long enough to cross many session heartbeats"),
@@ -211,6 +183,34 @@ enum Scenario {
      */
     ZOOKEEPER_SERVER_CLOCK_JUMP(TopologyKind.ZOOKEEPER, true, true, Requirement.FAKETIME,
             "the ZooKeeper server's wall clock 2 leases ahead for a lease, then back"),
+
+    /**
+     * Not strict: the leader of a 3-server ensemble is killed (SIGKILL) while workers hold and wait for locks, and
+     * restarted on its data 1.5 leases later. The followers elect a new leader; clients on the dead one, and for the
+     * election every client, are disconnected (suspended: {@code isHeld()} false) and reconnect to a live server. A
+     * session that reconnects within its timeout keeps its lock nodes; one that does not expires, and its holder is
+     * told.
+     */
+    ZOOKEEPER_LEADER_KILL(TopologyKind.ZOOKEEPER_ENSEMBLE, false, true, Requirement.SERVER_NAMESPACES,
+            "a 3-server ZooKeeper ensemble: its leader killed while locks are held and waited for, restarted after "
+                    + "1.5 leases"),
+
+    /**
+     * Not strict: a follower is cut off from the other two servers (not from the workers) for 1.5 leases: it loses
+     * the leader and stops serving, so that its clients reconnect to the others, as above.
+     */
+    ZOOKEEPER_FOLLOWER_PARTITION(TopologyKind.ZOOKEEPER_ENSEMBLE, false, true, Requirement.SERVER_NAMESPACES,
+            "a 3-server ZooKeeper ensemble: a follower cut off from the other two while locks are held and waited "
+                    + "for, for 1.5 leases"),
+
+    /**
+     * Not strict: the ensemble split 2/1 with the leader alone on the minority side, for 1.5 leases: the old leader
+     * loses its quorum and stops serving, the two followers elect a leader between them and go on; clients on the
+     * old leader's side reconnect to the majority or lose their sessions, told.
+     */
+    ZOOKEEPER_ENSEMBLE_SPLIT(TopologyKind.ZOOKEEPER_ENSEMBLE, false, true, Requirement.SERVER_NAMESPACES,
+            "a 3-server ZooKeeper ensemble split 2/1, its leader alone on the minority side, while locks are held "
+                    + "and waited for, for 1.5 leases"),
 
     /** The cut-off worker's session expires: its permits go back, and others take them; it is told. */
     ZOOKEEPER_SEMAPHORE_WORKER_PARTITION(ZOOKEEPER_WORKER_PARTITION, Workload.SEMAPHORE),

@@ -2,13 +2,12 @@ package io.github.redislock.torture;
 
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static io.github.redislock.torture.HostCommands.executable;
-import static io.github.redislock.torture.HostCommands.isDead;
 import static io.github.redislock.torture.HostCommands.nft;
+import static io.github.redislock.torture.HostCommands.removeStaleNamespacesAndLinks;
 import static io.github.redislock.torture.HostCommands.run;
 import static io.github.redislock.torture.HostCommands.runQuietly;
 
@@ -135,19 +134,7 @@ final class ServerLab implements AutoCloseable {
 
     /** Namespaces, veth ends and bridges of runs whose coordinator is gone. */
     private static void removeStale() {
-        for (String line : run("ip", "netns", "list").lines().toList()) {
-            Matcher matcher = STALE.matcher(line);
-            if (matcher.find() && isDead(matcher.group(1))) {
-                runQuietly("ip", "netns", "del", line.split(" ")[0]);
-            }
-        }
-        for (String line : run("ip", "-o", "link", "show").lines().toList()) {
-            String[] fields = line.split(":\\s*|@");
-            Matcher matcher = (fields.length > 1) ? STALE.matcher(fields[1]) : null;
-            if (matcher != null && matcher.find() && isDead(matcher.group(1))) {
-                runQuietly("ip", "link", "del", fields[1]);
-            }
-        }
+        removeStaleNamespacesAndLinks(STALE);
     }
 
     private String namespace(int server) {

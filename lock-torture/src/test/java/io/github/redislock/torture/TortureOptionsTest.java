@@ -145,8 +145,9 @@ class TortureOptionsTest {
             .containsExactly(Scenario.ZOOKEEPER_LEADER_KILL, Scenario.ZOOKEEPER_FOLLOWER_PARTITION,
                     Scenario.ZOOKEEPER_ENSEMBLE_SPLIT, Scenario.ZOOKEEPER_HEALTHY, Scenario.ZOOKEEPER_WORKER_PARTITION,
                     Scenario.ZOOKEEPER_PARTITION, Scenario.ZOOKEEPER_SLOW_LINK, Scenario.ZOOKEEPER_WORKER_CLOCK_JUMP,
-                    Scenario.ZOOKEEPER_SERVER_CLOCK_JUMP, Scenario.ZOOKEEPER_SEMAPHORE_WORKER_PARTITION,
-                    Scenario.ZOOKEEPER_READ_WRITE_WORKER_PARTITION);
+                    Scenario.ZOOKEEPER_SERVER_CLOCK_JUMP, Scenario.ZOOKEEPER_LEADER_KILL,
+                    Scenario.ZOOKEEPER_FOLLOWER_PARTITION, Scenario.ZOOKEEPER_ENSEMBLE_SPLIT,
+                    Scenario.ZOOKEEPER_SEMAPHORE_WORKER_PARTITION, Scenario.ZOOKEEPER_READ_WRITE_WORKER_PARTITION);
         assertThat(options.runs()).filteredOn((run) -> !run.scenario().onZooKeeper())
             .hasSize(2 * (Scenario.values().length - 11));
     }

@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The ZooKeeper server of the {@code zookeeper-*} scenarios: a JVM of its own that grants the session timeout the
- * workers ask for, takes a {@link FakeClock}, and leaves its log (not its data) behind when closed.
+ * workers ask for, takes a {@link FakeClock}, and leaves its log (not its data) behind when closed; and the ensemble
+ * of three such servers.
  */
 class ZooKeeperServerProcessTest {
 
@@ -64,6 +65,48 @@ class ZooKeeperServerProcessTest {
             finally {
                 server.close();
             }
+        }
+    }
+
+    /**
+     * The ensemble of the {@code zookeeper-*} ensemble scenarios: three servers in namespaces of their own, one
+     * leading; with the leader killed another leads and a client's data survives, and the killed one rejoins on its
+     * data as a follower.
+     */
+    @Test
+    void anEnsembleElectsAnotherLeaderWhenItsLeaderIsKilledAndTakesItBackAsAFollower() throws Exception {
+        assumeTrue(NetworkLab.unavailable().isEmpty(), () -> "skipped: " + NetworkLab.unavailable().orElseThrow());
+        try (ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.start(System.getProperty("java.class.path"), this.directory,
+                Duration.ofSeconds(3))) {
+            int leader = ensemble.leader();
+            assertThat(java.util.stream.IntStream.range(0, 3).mapToObj(ensemble::modeOf))
+                .containsExactlyInAnyOrder("leader", "follower", "follower");
+            try (CuratorFramework client = CuratorFrameworkFactory.newClient(
+                    ensemble.workerProperties().get("redis-lock.zookeeper.connect-string"), 3000, 10_000,
+                    new RetryOneTime(100))) {
+                client.start();
+                assertThat(client.blockUntilConnected(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                client.create().forPath("/kept", new byte[] { 1 });
+
+                ensemble.servers().get(leader - 1).kill();
+
+                await().atMost(Duration.ofSeconds(30)).until(() -> leaderOrNone(ensemble) > 0);
+                assertThat(ensemble.leader()).isNotEqualTo(leader);
+                assertThat(client.getData().forPath("/kept")).containsExactly(1);
+
+                ensemble.servers().get(leader - 1).restart();
+
+                assertThat(ensemble.modeOf(leader - 1)).isEqualTo("follower");
+            }
+        }
+    }
+
+    private static int leaderOrNone(ZooKeeperEnsemble ensemble) {
+        try {
+            return ensemble.leader();
+        }
+        catch (IllegalStateException ex) {
+            return 0;
         }
     }
 
