@@ -57,7 +57,8 @@ final class Nemesis {
             // The shared workloads' scenarios: another scenario's fault.
             case SEMAPHORE_HEALTHY, SEMAPHORE_WORKER_PAUSE, SEMAPHORE_REDIS_RESTART, SEMAPHORE_WORKER_PARTITION,
                     READ_WRITE_HEALTHY, READ_WRITE_WORKER_PAUSE, READ_WRITE_REDIS_RESTART,
-                    READ_WRITE_WORKER_PARTITION, ZOOKEEPER_SEMAPHORE_WORKER_PARTITION,
+                    READ_WRITE_WORKER_PARTITION, SEMAPHORE_REDLOCK_FAULTS, READ_WRITE_REDLOCK_FAULTS,
+                    ZOOKEEPER_SEMAPHORE_WORKER_PARTITION,
                     ZOOKEEPER_READ_WRITE_WORKER_PARTITION -> inject(scenario.fault());
         };
     }

@@ -133,6 +133,14 @@ enum Scenario {
     READ_WRITE_WORKER_PARTITION(WORKER_PARTITION, Workload.READ_WRITE),
 
     /**
+     * Redlock's faults on semaphores: a permit counts where a majority let it in, so the nodes killed, restarted
+     * empty and frozen may take a permit's majority away; its holder must be told within its validity.
+     */
+    SEMAPHORE_REDLOCK_FAULTS(REDLOCK_FAULTS, Workload.SEMAPHORE),
+
+    READ_WRITE_REDLOCK_FAULTS(REDLOCK_FAULTS, Workload.READ_WRITE),
+
+    /**
      * Not strict: the clocks drift for the whole run, by libfaketime's rate on every clock of the process (the first
      * worker's at 0.95, the second's at 1.05, the Redis server's at 1.05), and the slow worker is cut off from Redis
      * for 1.5 leases right after one of its long sections entered, so that its lease runs out: by Redis's fast clock

@@ -49,15 +49,16 @@ record TortureOptions(List<Scenario> scenarios, int workers, int threads, int re
                 replica-ack-failover, redlock-faults, redlock-minority, cluster-failover, cluster-slot-migration,
                 sentinel-partition, worker-partition, redis-partition, slow-link, redis-clock-jump, worker-clock-jump,
                 clock-drift; on semaphores and on read/write locks: semaphore-healthy, semaphore-worker-pause,
-                semaphore-redis-restart, semaphore-worker-partition, read-write-healthy, read-write-worker-pause,
-                read-write-redis-restart, read-write-worker-partition; on ZooKeeper (servers the suite starts):
-                zookeeper-healthy, zookeeper-worker-partition, zookeeper-partition, zookeeper-slow-link,
-                zookeeper-worker-clock-jump, zookeeper-server-clock-jump (one server), zookeeper-leader-kill,
-                zookeeper-follower-partition, zookeeper-ensemble-split (a 3-server ensemble),
-                zookeeper-semaphore-worker-partition, zookeeper-read-write-worker-partition. The partitions, the slow
-                links, the ensemble and sentinel-partition need root, ip netns and nft; the clock jumps and the drift
-                need libfaketime; where the machine lacks them they are skipped, saying why. The short profile is
-                healthy (10 s), worker-pause and read-write-worker-pause on Lettuce;
+                semaphore-redis-restart, semaphore-worker-partition, semaphore-redlock-faults, read-write-healthy,
+                read-write-worker-pause, read-write-redis-restart, read-write-worker-partition,
+                read-write-redlock-faults; on ZooKeeper (servers the suite starts): zookeeper-healthy,
+                zookeeper-worker-partition, zookeeper-partition, zookeeper-slow-link, zookeeper-worker-clock-jump,
+                zookeeper-server-clock-jump (one server), zookeeper-leader-kill, zookeeper-follower-partition,
+                zookeeper-ensemble-split (a 3-server ensemble), zookeeper-semaphore-worker-partition,
+                zookeeper-read-write-worker-partition. The partitions, the slow links, the ensemble and
+                sentinel-partition need root, ip netns and nft; the clock jumps and the drift need libfaketime; where
+                the machine lacks them they are skipped, saying why. The short profile is healthy (10 s), worker-pause
+                and read-write-worker-pause on Lettuce;
                 the full one (the default) is every scenario, on Lettuce and then on Jedis, then the ZooKeeper ones once,
                 on Curator (--client does not apply to them). With --redis, --sentinel or --redlock the suite locks on your
                 Redis (writing keys under redis-lock-torture:) and runs only the Redis scenarios that fault workers,
