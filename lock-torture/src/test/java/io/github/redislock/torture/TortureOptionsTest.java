@@ -142,8 +142,7 @@ class TortureOptionsTest {
 
         assertThat(options.runs()).filteredOn((run) -> run.scenario().onZooKeeper())
             .extracting(TortureOptions.Run::scenario)
-            .containsExactly(Scenario.ZOOKEEPER_LEADER_KILL, Scenario.ZOOKEEPER_FOLLOWER_PARTITION,
-                    Scenario.ZOOKEEPER_ENSEMBLE_SPLIT, Scenario.ZOOKEEPER_HEALTHY, Scenario.ZOOKEEPER_WORKER_PARTITION,
+            .containsExactly(Scenario.ZOOKEEPER_HEALTHY, Scenario.ZOOKEEPER_WORKER_PARTITION,
                     Scenario.ZOOKEEPER_PARTITION, Scenario.ZOOKEEPER_SLOW_LINK, Scenario.ZOOKEEPER_WORKER_CLOCK_JUMP,
                     Scenario.ZOOKEEPER_SERVER_CLOCK_JUMP, Scenario.ZOOKEEPER_LEADER_KILL,
                     Scenario.ZOOKEEPER_FOLLOWER_PARTITION, Scenario.ZOOKEEPER_ENSEMBLE_SPLIT,
