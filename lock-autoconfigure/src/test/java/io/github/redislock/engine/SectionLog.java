@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongBinaryOperator;
 
 /**
  * An independent record of who asked for which key when, and when they were inside: the lock under test is
@@ -121,9 +122,11 @@ final class SectionLog {
     /**
      * The longest time any key lay free while somebody was asking for it: for each section entered within
      * {@code [from, until]}, from the later of (the previous holder's exit, the earliest ask still pending
-     * when the section entered) to its entry. A key nobody asks for is not counted as idle.
+     * when the section entered) to its entry, less the time this JVM was stalled within it ({@code stalled}: nanos
+     * within an interval, as a {@code StallMeter} measures), when no thread here could have taken the key. A key
+     * nobody asks for is not counted as idle.
      */
-    Duration longestIdleWhileAsked(long from, long until) {
+    Duration longestIdleWhileAsked(long from, long until, LongBinaryOperator stalled) {
         long longest = 0;
         for (List<Section> onKey : byKey().values()) {
             String key = onKey.get(0).key();
@@ -133,7 +136,7 @@ final class SectionLog {
                 if (previousExit != Long.MIN_VALUE && previousExit >= from && entered <= until
                         && entered > previousExit) {
                     long idleFrom = Math.max(previousExit, earliestPendingAsk(key, entered));
-                    longest = Math.max(longest, entered - idleFrom);
+                    longest = Math.max(longest, entered - idleFrom - stalled.applyAsLong(idleFrom, entered));
                 }
                 previousExit = Math.max(previousExit, section.exitedAt());
             }
