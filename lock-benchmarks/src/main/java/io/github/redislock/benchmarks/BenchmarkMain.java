@@ -4,6 +4,8 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -44,7 +46,8 @@ public final class BenchmarkMain {
         System.setProperty("org.springframework.boot.logging.LoggingSystem", "none");
         long started = System.nanoTime();
         ResultTable table = new ResultTable();
-        try (RedisServer redis = RedisServer.start();
+        try (AutoCloseable stress = StressNg.start(options.stressCpus());
+                RedisServer redis = RedisServer.start();
                 AutoCloseable zooKeeper = BenchZooKeeper.start();
                 PrintStream jmhLog = new PrintStream(new FileOutputStream(options.jmhLog().toFile()), true,
                         StandardCharsets.UTF_8)) {
@@ -76,6 +79,17 @@ public final class BenchmarkMain {
         System.out.printf("Total time: %s%n", Duration.ofNanos(System.nanoTime() - started).withNanos(0));
     }
 
+    /** The machine's load averages (1, 5, 15 min) as Linux gives them, or "unknown" elsewhere. */
+    private static String loadAverage() {
+        try {
+            String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return fields[0] + " " + fields[1] + " " + fields[2];
+        }
+        catch (IOException | RuntimeException ex) {
+            return "unknown";
+        }
+    }
+
     private static void printHeader(BenchmarkOptions options) throws IOException {
         RunMode mode = options.mode();
         System.out.printf("redis-lock benchmarks, %s mode: Java %s (%s), Redis %s on 127.0.0.1, ZooKeeper %s in this "
@@ -90,5 +104,8 @@ public final class BenchmarkMain {
                 mode.hotKeyWarmup().toSeconds(), mode.hotKeyMeasurement().toSeconds());
         System.out.printf("Shared keys: the same harness, 4 clients x 4 threads, 1 ms section, semaphore of 4 and read-mostly "
                 + "90/10.%n");
+        System.out.printf("Beside: %s; load average at the start %s.%n",
+                options.stressCpus() == 0 ? "nothing started by the run" : "stress-ng --cpu " + options.stressCpus(),
+                loadAverage());
     }
 }
