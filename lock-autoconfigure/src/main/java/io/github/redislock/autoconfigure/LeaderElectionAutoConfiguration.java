@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockProvider;
+import io.github.redislock.actuate.LeadershipInfoContributor;
 import io.github.redislock.aop.LeaderOnlyAdvisor;
 import io.github.redislock.leader.LeaderCandidate;
 import io.github.redislock.leader.LeaderOnlyCalls;
@@ -14,15 +15,19 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.actuate.autoconfigure.info.ConditionalOnEnabledInfoContributor;
+import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
@@ -35,7 +40,9 @@ import org.springframework.core.env.Environment;
  * {@link LeaderOnlyCalls}, which holds a leadership given up here until its running calls have returned; and
  * {@link LeaderRoles}, which starts the {@code @LeaderRole} beans on a grant and stops them on a revocation. Several elections:
  * define {@link LeaderCandidate} beans of your own, one per name (this one's backs off when any {@link Leadership}
- * bean is defined). Backs off with {@code redis-lock.enabled=false}.
+ * bean is defined). With Actuator, whether this instance leads each election, in {@code /actuator/info}
+ * ({@link LeadershipInfoContributor}, {@code management.info.leadership.enabled}). Backs off with
+ * {@code redis-lock.enabled=false}.
  */
 @AutoConfiguration(after = { LockEngineAutoConfiguration.class, RedisLockAutoConfiguration.class })
 @ConditionalOnBooleanProperty(name = "redis-lock.enabled", matchIfMissing = true)
@@ -76,6 +83,19 @@ public final class LeaderElectionAutoConfiguration {
     @ConditionalOnMissingBean
     LeaderRoles leaderRoles(ListableBeanFactory beanFactory, Environment environment) {
         return new LeaderRoles(beanFactory, () -> environment.getProperty("redis-lock.leader.name"));
+    }
+
+    /** Whether this instance leads each of its elections, in {@code /actuator/info}; nothing without elections. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({ InfoContributor.class, ConditionalOnEnabledInfoContributor.class })
+    static class LeadershipInfoConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnEnabledInfoContributor(LeadershipInfoContributor.KEY)
+        LeadershipInfoContributor leadershipInfoContributor(ObjectProvider<Leadership> leaderships) {
+            return new LeadershipInfoContributor(() -> leaderships.orderedStream().toList());
+        }
     }
 
     @Bean

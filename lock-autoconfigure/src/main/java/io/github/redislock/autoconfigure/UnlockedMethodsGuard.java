@@ -1,5 +1,6 @@
 package io.github.redislock.autoconfigure;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -37,7 +38,7 @@ final class UnlockedMethodsGuard implements SmartInitializingSingleton {
 
     @Override
     public void afterSingletonsInstantiated() {
-        String method = firstLockedMethod();
+        String method = firstAnnotatedMethod(this.beanFactory, DistributedLock.class);
         if (method == null) {
             return;
         }
@@ -63,16 +64,18 @@ final class UnlockedMethodsGuard implements SmartInitializingSingleton {
         return "there is no RedisConnectionFactory bean.";
     }
 
-    private @Nullable String firstLockedMethod() {
-        for (String name : this.beanFactory.getBeanDefinitionNames()) {
-            Class<?> type = this.beanFactory.getType(name, false);
-            if (type == null || !AnnotationUtils.isCandidateClass(type, DistributedLock.class)) {
+    /** The first method of a bean annotated with the annotation, as {@code Class#method}; null when none is. */
+    static @Nullable String firstAnnotatedMethod(ConfigurableListableBeanFactory beanFactory,
+            Class<? extends Annotation> annotation) {
+        for (String name : beanFactory.getBeanDefinitionNames()) {
+            Class<?> type = beanFactory.getType(name, false);
+            if (type == null || !AnnotationUtils.isCandidateClass(type, annotation)) {
                 continue;
             }
             Class<?> userClass = ClassUtils.getUserClass(type);
             AtomicReference<String> found = new AtomicReference<>();
             ReflectionUtils.doWithMethods(userClass, (Method candidate) -> {
-                if (found.get() == null && AnnotatedElementUtils.hasAnnotation(candidate, DistributedLock.class)) {
+                if (found.get() == null && AnnotatedElementUtils.hasAnnotation(candidate, annotation)) {
                     found.set(userClass.getName() + "#" + candidate.getName());
                 }
             }, ReflectionUtils.USER_DECLARED_METHODS);

@@ -32,7 +32,7 @@ final class Nemesis {
             case REDIS_PAUSE -> pauseRedis();
             case REDIS_RESTART -> restartRedis();
             case WORKER_KILL -> killWorker();
-            case WORKER_PAUSE -> pauseWorker();
+            case WORKER_PAUSE -> pauseWorker(this.run.workers().get(0), SectionKind.SLOW_RESOURCE);
             case SENTINEL_FAILOVER, REPLICA_ACK_FAILOVER -> failoverWithLag();
             case REDLOCK_FAULTS -> redlockNodes();
             case REDLOCK_MINORITY -> redlockMinority();
@@ -42,15 +42,15 @@ final class Nemesis {
             case ZOOKEEPER_LEADER_KILL -> zooKeeperLeaderKill();
             case ZOOKEEPER_FOLLOWER_PARTITION -> zooKeeperPartition(false);
             case ZOOKEEPER_ENSEMBLE_SPLIT -> zooKeeperPartition(true);
-            case WORKER_PARTITION -> partitionWorker("Redis");
+            case WORKER_PARTITION -> partitionWorker("Redis", firstWorker(), SectionKind.SLOW_RESOURCE);
             case CLOCK_DRIFT -> partitionWorker("Redis (its clock at " + ScenarioRun.DRIFT_SLOW + ", Redis's at "
-                    + ScenarioRun.DRIFT_FAST + ")");
+                    + ScenarioRun.DRIFT_FAST + ")", firstWorker(), SectionKind.SLOW_RESOURCE);
             case REDIS_PARTITION -> partitionServer("Redis");
             case SLOW_LINK -> slowLinks("Redis");
             case REDIS_CLOCK_JUMP -> jumpClock("the Redis server's", everyWorker());
             case WORKER_CLOCK_JUMP, ZOOKEEPER_WORKER_CLOCK_JUMP -> jumpClock(this.run.workers().get(0).id() + "'s",
                     Set.of(this.run.workers().get(0).id()));
-            case ZOOKEEPER_WORKER_PARTITION -> partitionWorker("ZooKeeper");
+            case ZOOKEEPER_WORKER_PARTITION -> partitionWorker("ZooKeeper", firstWorker(), SectionKind.SLOW_RESOURCE);
             case ZOOKEEPER_PARTITION -> partitionServer("ZooKeeper");
             case ZOOKEEPER_SLOW_LINK -> slowLinks("ZooKeeper");
             case ZOOKEEPER_SERVER_CLOCK_JUMP -> jumpClock("the ZooKeeper server's", everyWorker());
@@ -60,7 +60,59 @@ final class Nemesis {
                     READ_WRITE_WORKER_PARTITION, SEMAPHORE_REDLOCK_FAULTS, READ_WRITE_REDLOCK_FAULTS,
                     ZOOKEEPER_SEMAPHORE_WORKER_PARTITION,
                     ZOOKEEPER_READ_WRITE_WORKER_PARTITION -> inject(scenario.fault());
+            case ELECTION_WORKER_PAUSE, ELECTION_WORKER_PARTITION, ELECTION_REDIS_RESTART, ELECTION_WORKER_CLOCK_JUMP,
+                    ZOOKEEPER_ELECTION_WORKER_PARTITION -> election(scenario.fault());
         };
+    }
+
+    /**
+     * A fault in the leader election workload: on the worker that leads when it strikes (found inside the leader's
+     * resource), frozen or cut off inside one of its {@code @LeaderOnly} sections; or on Redis; or, for the clock
+     * jump, on the first worker (the one on the faked clock), made the leader first by asking the others to yield.
+     */
+    private Fault election(Scenario fault) {
+        String resource = SectionKind.LEADER_RESOURCE;
+        return switch (fault) {
+            case WORKER_PAUSE -> pauseWorker(leader(), resource);
+            case WORKER_PARTITION -> partitionWorker("Redis", leader(), resource);
+            case ZOOKEEPER_WORKER_PARTITION -> partitionWorker("ZooKeeper", leader(), resource);
+            case REDIS_RESTART -> restartRedis();
+            case WORKER_CLOCK_JUMP -> {
+                WorkerProcess faked = firstWorker();
+                makeLeader(faked, Duration.ofMinutes(1));
+                yield jumpClock(faked.id() + "'s (the leader's)", Set.of(faked.id()));
+            }
+            default -> throw new IllegalArgumentException("No leader election run of " + fault.id());
+        };
+    }
+
+    /** The worker whose section is inside the leader's resource (the leader); fails after 3 leases. */
+    private WorkerProcess leader() {
+        String member = awaitAnyInside(SectionKind.LEADER_RESOURCE, this.lease.multipliedBy(3));
+        String id = member.substring(0, member.indexOf(':'));
+        return this.run.workers().stream().filter((w) -> w.id().equals(id)).findFirst().orElseThrow();
+    }
+
+    /**
+     * Asks whichever other worker leads to yield ({@code yield:<worker>} in the witness, which its
+     * {@link LeaderWatch} obeys) until the given one leads; fails after the timeout.
+     */
+    private void makeLeader(WorkerProcess wanted, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            WorkerProcess leading = leader();
+            if (leading == wanted) {
+                return;
+            }
+            this.run.requestYield(leading);
+            // The yield, the hand-over and the next leader's first section take a while; look again after it.
+            ScenarioRun.runFor(Duration.ofMillis(500));
+        }
+        throw new IllegalStateException(wanted + " did not become the leader within " + timeout);
+    }
+
+    private WorkerProcess firstWorker() {
+        return this.run.workers().get(0);
     }
 
     private Fault pauseRedis() {
@@ -94,17 +146,16 @@ final class Nemesis {
     }
 
     /**
-     * Freezes the first worker inside one of its long sections (and, where it can, inside a short one too) for 1.5
-     * leases, and on until another worker's long section has taken that resource; then thaws it. Its stale
+     * Freezes the victim (the first worker; the leader in an election) inside one of its sections of the resource (the
+     * long sections', or the leader's), and, where it can, inside a short one too, for 1.5
+     * leases, and on until another worker's section has taken that resource; then thaws it. Its stale
      * release of the long sections' resource then lands while that other section is inside with seconds of work
      * left (its lease ran out at least 2 s into the freeze, and long sections work 1.5 leases): a release that
      * took the other's lock would let a third section in beside it, whose read makes the store refuse the other's
      * write. The fault's description says whether the release was seen to land so (its record written while the
      * other section was still inside), which {@code SabotagedReleaseTest} checks.
      */
-    private Fault pauseWorker() {
-        WorkerProcess victim = this.run.workers().get(0);
-        String resource = SectionKind.SLOW_RESOURCE;
+    private Fault pauseWorker(WorkerProcess victim, String resource) {
         List<String> held = freezeWhileHolding(victim, resource);
         Set<String> stale = this.run.membersOf(resource);
         stale.removeIf((member) -> !member.startsWith(victim.id() + ":"));
@@ -315,21 +366,22 @@ final class Nemesis {
     }
 
     /**
-     * Cuts the first worker's link to the server (Redis, or ZooKeeper) just after one of its long sections entered:
+     * Cuts the victim's (the first worker's; the leader's in an election) link to the server (Redis, or ZooKeeper)
+     * just after one of its sections of the resource (the long sections', or the leader's) entered:
      * frozen for the moment it takes to cut the link (so the cut surely lands inside that section, which then runs
      * on for about 1.5 leases, past the lease it cannot renew or the session the server expires), then thawed at
      * once. Its JVM runs on, cut off, for 1.5 leases (a ZooKeeper worker's session timeout is one lease); then the
      * link is healed.
      */
-    private Fault partitionWorker(String server) {
-        WorkerProcess victim = this.run.workers().get(0);
+    private Fault partitionWorker(String server, WorkerProcess victim, String resource) {
         int port = this.run.serverPort();
-        List<String> held = freezeJustInside(victim, SectionKind.SLOW_RESOURCE);
+        int index = this.run.workers().indexOf(victim) + 1;
+        List<String> held = freezeJustInside(victim, resource);
         long start = this.run.now();
-        this.run.network().cut(1, port);
+        this.run.network().cut(index, port);
         victim.resume();
         ScenarioRun.runFor(pastTheLease());
-        this.run.network().heal(1);
+        this.run.network().heal(index);
         return new Fault(start, this.run.now(), Set.of(victim.id()), victim.id() + "'s link to " + server + " cut for "
                 + pastTheLease().toMillis() + " ms (packets dropped) while it held " + held);
     }
@@ -402,7 +454,9 @@ final class Nemesis {
             victim.pause();
             List<String> held = this.run.resourcesHeldBy(victim);
             boolean enough = (required != null) ? held.contains(required) : !held.isEmpty();
-            if (enough && (held.size() >= 2 || System.nanoTime() > settle)) {
+            // The leader's resource is the only one its worker takes: nothing more to wait for.
+            boolean alone = SectionKind.LEADER_RESOURCE.equals(required);
+            if (enough && (held.size() >= 2 || alone || System.nanoTime() > settle)) {
                 return held;
             }
             victim.resume();

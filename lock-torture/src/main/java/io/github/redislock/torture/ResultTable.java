@@ -5,7 +5,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-/** The report: one Markdown table row per scenario, then what each fault did and why a scenario failed. */
+/**
+ * The report: one Markdown table row per scenario, then for the leader election scenarios a row each of how their
+ * terms were judged ({@link TermVerdict}), then what each fault did and why a scenario failed.
+ */
 final class ResultTable {
 
     private ResultTable() {
@@ -33,6 +36,19 @@ final class ResultTable {
                     counts(result.lossSignals()), result.failed() ? "**FAIL**" : "pass") + " |");
         }
         lines.add("");
+        List<ScenarioResult> elections = results.stream().filter((r) -> r.terms() != null).toList();
+        if (!elections.isEmpty()) {
+            lines.add("| scenario | client | terms | ended by | two told leaders (untold, told late) | terms increasing |");
+            lines.add("|---|---|---:|---|---:|---|");
+            for (ScenarioResult result : elections) {
+                TermVerdict terms = result.terms();
+                lines.add("| " + String.join(" | ", result.scenario().id(), result.client(),
+                        Integer.toString(terms.terms()), reasons(terms.reasons()),
+                        terms.twoLeaders() + " (" + terms.untold() + ", " + terms.late() + ")",
+                        terms.decreasing().isEmpty() ? "yes" : "no: " + String.join(", ", terms.decreasing())) + " |");
+            }
+            lines.add("");
+        }
         for (ScenarioResult result : results) {
             if (result.notRun() != null) {
                 lines.add("- " + result.scenario().id() + " on " + result.client() + ": "
@@ -60,6 +76,13 @@ final class ResultTable {
                     + millis(measures.rejoinMicros()) + " after it";
         }
         return text;
+    }
+
+    /** How the terms ended, by reason; {@code -} is a term still led when its worker stopped. */
+    private static String reasons(Map<String, Integer> reasons) {
+        return reasons.entrySet().stream()
+            .map((e) -> (e.getKey().equals("-") ? "still leading" : e.getKey()) + " " + e.getValue())
+            .collect(Collectors.joining(", "));
     }
 
     private static String perWorker(Map<String, Integer> rejected) {

@@ -17,6 +17,10 @@ import java.util.Optional;
  * The {@code semaphore-*} and {@code read-write-*} scenarios inject another scenario's fault ({@link #fault()}),
  * under its rules, into workers whose keys are semaphores or read/write locks ({@link Workload}); an overlap there
  * is a breach of the key's bound (more holders than permits, a writer beside anyone).
+ * <p>
+ * The {@code election-*} scenarios inject a fault into a leader election ({@link Workload#LEADER}): every worker a
+ * candidate, the fault on the worker that leads when it strikes (the clock jump's worker is made the leader first,
+ * by the others yielding); besides the rules for sections, {@link TermVerdict} judges the workers' terms.
  */
 enum Scenario {
 
@@ -223,7 +227,33 @@ enum Scenario {
     /** The cut-off worker's session expires: its permits go back, and others take them; it is told. */
     ZOOKEEPER_SEMAPHORE_WORKER_PARTITION(ZOOKEEPER_WORKER_PARTITION, Workload.SEMAPHORE),
 
-    ZOOKEEPER_READ_WRITE_WORKER_PARTITION(ZOOKEEPER_WORKER_PARTITION, Workload.READ_WRITE);
+    ZOOKEEPER_READ_WRITE_WORKER_PARTITION(ZOOKEEPER_WORKER_PARTITION, Workload.READ_WRITE),
+
+    /**
+     * The leader frozen inside a {@code @LeaderOnly} section past its lease: another candidate is granted, and the
+     * woken one must not say it leads again (its {@code isLeader()} false from the moment it thaws, revoked
+     * {@code LOST}), and the fencing store refuses its stale write.
+     */
+    ELECTION_WORKER_PAUSE(WORKER_PAUSE, Workload.LEADER),
+
+    /** The leader cut off from Redis: it cannot renew, revokes itself before its lease runs out, and another leads. */
+    ELECTION_WORKER_PARTITION(WORKER_PARTITION, Workload.LEADER),
+
+    /**
+     * Redis forgets the election's lock: a standing candidate is granted at once, and the old leader is told at its
+     * next renewal (two leaders told at once for that while, as a store that forgets allows); the next term is still
+     * greater than every earlier one.
+     */
+    ELECTION_REDIS_RESTART(REDIS_RESTART, Workload.LEADER),
+
+    /** The leader's wall clock 2 leases ahead and back: its lease clock ({@code System.nanoTime()}) does not move. */
+    ELECTION_WORKER_CLOCK_JUMP(WORKER_CLOCK_JUMP, Workload.LEADER),
+
+    /**
+     * The leader cut off from ZooKeeper: suspended at once ({@code isLeader()} false), its session expires, another
+     * candidate is granted.
+     */
+    ZOOKEEPER_ELECTION_WORKER_PARTITION(ZOOKEEPER_WORKER_PARTITION, Workload.LEADER);
 
     private final TopologyKind topology;
 

@@ -36,17 +36,18 @@ import org.jspecify.annotations.Nullable;
  * @param measures throughput, waits and recoveries, for the report's notes
  * @param notRun why the scenario did not run: skipped, since this machine cannot run it (then nothing failed), or
  * failed to start (then {@code failures} says so); null when it ran
+ * @param terms the leader election workload's terms, judged; null in the other workloads
  */
 record ScenarioResult(Scenario scenario, String client, String topology, Fault fault, int attempts, int sections, int overlaps,
         int untoldOverlaps, int lateOverlaps, Map<String, Integer> accepted, Map<String, Integer> rejected, int lostUpdates,
         int staleTokens, int staleAccepted, @Nullable Long recoveryMicros, long longestIdleMicros,
         Map<String, Long> exceptions, Map<String, Long> lossSignals, List<String> failures, Duration wallTime,
-        Measures measures, @Nullable String notRun) {
+        Measures measures, @Nullable String notRun, @Nullable TermVerdict terms) {
 
     /** A scenario this machine cannot run (see {@link Scenario.Requirement}): neither passed nor failed. */
     static ScenarioResult skipped(Scenario scenario, String client, String reason) {
         return new ScenarioResult(scenario, client, "-", Fault.none(0), 0, 0, 0, 0, 0, Map.of(), Map.of(), 0, 0, 0, null,
-                0, Map.of(), Map.of(), List.of(), Duration.ZERO, Measures.NONE, reason);
+                0, Map.of(), Map.of(), List.of(), Duration.ZERO, Measures.NONE, reason, null);
     }
 
     /**
@@ -56,7 +57,7 @@ record ScenarioResult(Scenario scenario, String client, String topology, Fault f
     static ScenarioResult failedToRun(Scenario scenario, String client, String reason, Duration wallTime) {
         return new ScenarioResult(scenario, client, "-", Fault.none(0), 0, 0, 0, 0, 0, Map.of(), Map.of(), 0, 0, 0, null,
                 0, Map.of(), Map.of(), List.of("did not run to its verdict: " + reason), wallTime, Measures.NONE,
-                reason);
+                reason, null);
     }
 
     /** True when it ran and broke no rule; a skipped scenario did not pass (nor fail: see {@link #failed()}). */

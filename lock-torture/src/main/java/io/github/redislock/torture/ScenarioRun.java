@@ -148,11 +148,12 @@ final class ScenarioRun {
             this.witness.command("SET", "stop", "1");
             List<String> workerFailures = awaitWorkersStopped();
             List<SectionRecord> records = records();
+            List<TermRecord> terms = terms();
             if (this.options.records() != null) {
                 writeRecords(this.options.records().resolve(this.scenario.id() + "-" + this.client + ".txt"), records,
-                        fault);
+                        terms, fault);
             }
-            Verdict verdict = new Verdict(this.scenario, fault, this.options.lease(), records);
+            Verdict verdict = new Verdict(this.scenario, fault, this.options.lease(), records).terms(terms);
             workerFailures.forEach(verdict::fail);
             return verdict.judge(this.client, this.topology.describe(), counters(Witness.EXCEPTIONS), counters(Witness.LOST_EVENTS),
                     Duration.ofNanos(System.nanoTime() - started));
@@ -225,6 +226,7 @@ final class ScenarioRun {
             resources.add("r" + i);
         }
         resources.add(SectionKind.SLOW_RESOURCE);
+        resources.add(SectionKind.LEADER_RESOURCE);
         List<String> held = new ArrayList<>();
         for (String resource : resources) {
             if (membersOf(resource).stream().anyMatch((member) -> member.startsWith(worker.id() + ":"))) {
@@ -266,6 +268,11 @@ final class ScenarioRun {
             // The records come from other processes: the witness is polled for them.
             runFor(Duration.ofMillis(10));
         }
+    }
+
+    /** Asks a worker that leads the election to yield (see {@link LeaderWatch}). */
+    void requestYield(WorkerProcess worker) {
+        this.witness.command("SET", "yield:" + worker.id(), "1");
     }
 
     /** Tells the witness that a worker is dead: its sections are inside nothing any more. */
@@ -319,7 +326,8 @@ final class ScenarioRun {
     }
 
     private boolean fakesWorkerClock() {
-        return this.scenario == Scenario.WORKER_CLOCK_JUMP || this.scenario == Scenario.ZOOKEEPER_WORKER_CLOCK_JUMP;
+        return this.scenario.fault() == Scenario.WORKER_CLOCK_JUMP
+                || this.scenario.fault() == Scenario.ZOOKEEPER_WORKER_CLOCK_JUMP;
     }
 
     private Map<String, String> workerProperties(Topology topology) {
@@ -346,6 +354,11 @@ final class ScenarioRun {
         // Every kind on every topology: Redlock locks are reentrant and multi-key too, under the same engine.
         List<SectionKind> kinds = List.of(SectionKind.RENEWED, SectionKind.FIXED, SectionKind.REENTRANT,
                 SectionKind.MULTI_KEY);
+        if (this.scenario.workload() == Workload.LEADER) {
+            // Every worker a candidate in one election; its leader runs @LeaderOnly sections only.
+            kinds = List.of(SectionKind.LEADER);
+            properties.put("redis-lock.leader.name", Workload.ELECTION);
+        }
         properties.put("torture.kinds", kinds.stream().map(Enum::name).collect(Collectors.joining(",")));
         properties.put("torture.workload", this.scenario.workload().id());
         return properties;
@@ -423,12 +436,22 @@ final class ScenarioRun {
         return records;
     }
 
-    private static void writeRecords(Path file, List<SectionRecord> records, Fault fault) {
+    /** The leader election workload's terms; none in the others. */
+    private List<TermRecord> terms() {
+        List<?> texts = (List<?>) this.witness.command("LRANGE", Witness.TERMS, "0", "-1");
+        return texts.stream().map((text) -> TermRecord.parse((String) text)).toList();
+    }
+
+    private static void writeRecords(Path file, List<SectionRecord> records, List<TermRecord> terms, Fault fault) {
         List<String> lines = new ArrayList<>();
         lines.add("# fault " + fault.start() + ".." + fault.end() + " " + fault.faulted() + ": " + fault.description());
         lines.add("# worker|member|kind|resources|token|wait start|enter|leave|others inside|read|write|told|held until"
                 + "|exception");
         records.forEach((record) -> lines.add(record.format()));
+        if (!terms.isEmpty()) {
+            lines.add("# term: worker|term|granted|leader until|ended|reason");
+            terms.forEach((term) -> lines.add("# term " + term.format()));
+        }
         try {
             Files.createDirectories(file.getParent());
             Files.write(file, lines);

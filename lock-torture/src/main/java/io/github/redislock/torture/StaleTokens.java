@@ -33,7 +33,11 @@ final class StaleTokens {
             for (SectionRecord record : sections) {
                 long follows = alone(record) ? all.highestBefore(record.enter())
                         : Math.max(alone.highestBefore(record.enter()), all.highestBefore(record.waitStart()));
-                if (record.token() <= follows) {
+                // A leader's sections of one term share its token: only a lower one is stale (a term shared by
+                // two workers is a failure of its own, see TermVerdict).
+                boolean below = (record.kind() == SectionKind.LEADER) ? record.token() < follows
+                        : record.token() <= follows;
+                if (below) {
                     stale.add(record);
                 }
             }

@@ -55,14 +55,18 @@ record TortureOptions(List<Scenario> scenarios, int workers, int threads, int re
                 zookeeper-worker-partition, zookeeper-partition, zookeeper-slow-link, zookeeper-worker-clock-jump,
                 zookeeper-server-clock-jump (one server), zookeeper-leader-kill, zookeeper-follower-partition,
                 zookeeper-ensemble-split (a 3-server ensemble), zookeeper-semaphore-worker-partition,
-                zookeeper-read-write-worker-partition. The partitions, the slow links, the ensemble and
-                sentinel-partition need root, ip netns and nft; the clock jumps and the drift need libfaketime; where
+                zookeeper-read-write-worker-partition; leader election (every worker a candidate, the fault on the
+                leader): election-worker-pause, election-worker-partition, election-redis-restart,
+                election-worker-clock-jump, zookeeper-election-worker-partition. The partitions, the slow links, the
+                ensemble and sentinel-partition need root, ip netns and nft; the clock jumps and the drift need
+                libfaketime; where
                 the machine lacks them they are skipped, saying why. The short profile is healthy (10 s), worker-pause
                 and read-write-worker-pause on Lettuce;
                 the full one (the default) is every scenario, on Lettuce and then on Jedis, then the ZooKeeper ones once,
                 on Curator (--client does not apply to them). With --redis, --sentinel or --redlock the suite locks on your
                 Redis (writing keys under redis-lock-torture:) and runs only the Redis scenarios that fault workers,
-                never your servers. --records writes each scenario's section records (one line per lock call) there.""";
+                never your servers. --records writes each scenario's section records (one line per lock call; and
+                the leader election's terms) there.""";
 
     static TortureOptions parse(String... args) {
         Map<String, String> values = new LinkedHashMap<>();

@@ -37,7 +37,8 @@ import org.jspecify.annotations.Nullable;
  * <li>progress: every resource is entered again within 3 leases after the fault ends;</li>
  * <li>every worker not killed on purpose stops when told and exits 0; the healthy run throws nothing.</li>
  * </ul>
- * A {@link Scenario#isStrict() strict} scenario also allows no overlap and no rejected write at all.
+ * A {@link Scenario#isStrict() strict} scenario also allows no overlap and no rejected write at all. In the leader
+ * election workload the workers' terms are judged too ({@link TermVerdict}).
  */
 final class Verdict {
 
@@ -63,6 +64,15 @@ final class Verdict {
         this.fault = fault;
         this.lease = lease;
         this.records = records;
+    }
+
+    /** The leader election workload's terms; empty in the others. */
+    private List<TermRecord> terms = List.of();
+
+    /** The workers' terms, in the leader election workload: judged by {@link TermVerdict}. */
+    Verdict terms(List<TermRecord> terms) {
+        this.terms = List.copyOf(terms);
+        return this;
     }
 
     /** A failure found outside the records: a worker that crashed or did not stop. */
@@ -128,9 +138,14 @@ final class Verdict {
         if (this.scenario.faultFree() && !exceptions.isEmpty()) {
             fail("lock calls threw in a healthy run: " + exceptions);
         }
+        TermVerdict terms = null;
+        if (this.scenario.workload() == Workload.LEADER) {
+            terms = TermVerdict.of(this.terms, entered);
+            terms.failures(this.scenario).forEach(this::fail);
+        }
         return new ScenarioResult(this.scenario, client, topology, this.fault, this.records.size(), entered.size(), overlaps,
                 untold, late, accepted, rejected, lostUpdates, stale.size(), staleAccepted, recovery, idle, exceptions,
-                lossSignals, List.copyOf(this.failures), wallTime, measures(entered), null);
+                lossSignals, List.copyOf(this.failures), wallTime, measures(entered), null, terms);
     }
 
     /**

@@ -27,7 +27,8 @@ import org.jspecify.annotations.Nullable;
  * together, at most n permits), and readers' reads refused below the highest writer's
  * token ({@code fenced-look.lua}), writers' below the highest reader's too;</li>
  * <li>one record per section ({@code sections}, see {@link SectionRecord}), and counters of exceptions and
- * lock-loss events per worker;</li>
+ * lock-loss events per worker; in the leader election workload, one record per term ({@code terms}, see
+ * {@link TermRecord});</li>
  * <li>the run's signals: {@code ready} (workers up), {@code go}, {@code stop}, {@code dead} (killed workers).</li>
  * </ul>
  * Not thread-safe: one per thread. Talks plain RESP ({@link RespConnection}), not Spring Data Redis.
@@ -41,6 +42,9 @@ final class Witness implements AutoCloseable {
     static final String EXCEPTIONS = "exceptions";
 
     static final String LOST_EVENTS = "lost-events";
+
+    /** The leader election workload's terms, one {@link TermRecord} per term. */
+    static final String TERMS = "terms";
 
     private static final Map<String, String> SCRIPTS = new ConcurrentHashMap<>();
 

@@ -3,6 +3,7 @@ package io.github.redislock.torture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -10,6 +11,7 @@ import io.github.redislock.DistributedLockTemplate;
 import io.github.redislock.LockContext;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
+import io.github.redislock.leader.Leadership;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.WebApplicationType;
@@ -29,7 +31,8 @@ import org.springframework.core.env.Environment;
  * {@code torture.threads}, {@code torture.resources}, {@code torture.kinds}, {@code torture.wait-time},
  * {@code torture.fixed-lease}, {@code torture.work-millis}, {@code torture.workload} ({@link Workload}, exclusive
  * unless given); and the starter's own {@code spring.data.redis.*}
- * and {@code redis-lock.*}.
+ * and {@code redis-lock.*}. In the leader election workload one thread runs {@code @LeaderOnly} sections while the
+ * worker leads, and a {@link LeaderWatch} records its terms.
  */
 public final class Worker {
 
@@ -83,13 +86,22 @@ public final class Worker {
                 }
             });
             warmUp(context);
+            boolean leader = Workload.of(this.environment.getProperty("torture.workload", Workload.EXCLUSIVE.id()))
+                    == Workload.LEADER;
+            LeaderWatch watch = leader
+                    ? new LeaderWatch(this.id, context, this.clock, this.witnessHost, this.witnessPort) : null;
+            Thread watching = (watch != null) ? new Thread(watch, this.id + "-leader-watch") : null;
+            if (watching != null) {
+                watching.start();
+            }
             synchronized (control) {
                 control.command("SADD", "ready", this.id);
             }
             awaitFlag(control, "go");
-            int threads = this.environment.getRequiredProperty("torture.threads", Integer.class);
+            // The leader runs its sections on one thread, one after another: a leader's work, not contention.
+            int threads = leader ? 1 : this.environment.getRequiredProperty("torture.threads", Integer.class);
             List<Thread> running = new ArrayList<>();
-            for (int i = 0; i <= threads; i++) {
+            for (int i = 0; i < threads + (leader ? 0 : 1); i++) {
                 // The extra thread runs the long sections only.
                 Loop loop = new Loop(context, lost, i, i == threads);
                 Thread thread = new Thread(loop, this.id + "-t" + i);
@@ -100,6 +112,10 @@ public final class Worker {
             this.stopped = true;
             for (Thread thread : running) {
                 thread.join();
+            }
+            if (watch != null) {
+                watch.stop();
+                watching.join();
             }
         }
     }
@@ -181,6 +197,11 @@ public final class Worker {
 
         private final SharedLocking shared;
 
+        /** The leader election workload's {@code @LeaderOnly} sections; null in the others. */
+        private final WorkerApplication.@Nullable LeaderSections leaderSections;
+
+        private final @Nullable Leadership leadership;
+
         private long sequence;
 
         Loop(ConfigurableApplicationContext context, WorkerApplication.LostLocks lost, int index, boolean slow) {
@@ -200,6 +221,8 @@ public final class Worker {
             this.lease = env.getRequiredProperty("redis-lock.lease-time", Duration.class);
             this.workload = Workload.of(env.getProperty("torture.workload", Workload.EXCLUSIVE.id()));
             this.shared = new SharedLocking(context, this.waitTime, this.fixedLease, this.lease.multipliedBy(10));
+            this.leaderSections = context.getBeanProvider(WorkerApplication.LeaderSections.class).getIfAvailable();
+            this.leadership = context.getBeanProvider(Leadership.class).getIfAvailable();
         }
 
         @Override
@@ -217,6 +240,9 @@ public final class Worker {
 
         private void attempt(Witness witness) {
             SectionKind kind = this.kinds.get(this.random.nextInt(this.kinds.size()));
+            if (kind == SectionKind.LEADER && !awaitLeadership()) {
+                return;
+            }
             List<String> resources = pickResources(kind);
             @Nullable Share share = this.workload.pick(kind, this.random);
             String section = Worker.this.id + ":" + this.thread + ":" + (++this.sequence);
@@ -239,6 +265,10 @@ public final class Worker {
                 witness.command("HINCRBY", Witness.EXCEPTIONS, Worker.this.id + "|" + exception, "1");
             }
             LockHandle lock = body.lock;
+            if (kind == SectionKind.LEADER && lock == null && exception.equals("-")) {
+                // Skipped: the term ended between the wait and the call. Not a lock call, nothing to record.
+                return;
+            }
             boolean told = lock != null
                     && (!body.heldAtEnd || lock.isLost() || this.lost.contains(lock));
             SectionRecord record = new SectionRecord(Worker.this.id, body.member, kind, resources,
@@ -259,12 +289,27 @@ public final class Worker {
                 // Waits as long as the other workers' long sections may take, and then some.
                 case LONG -> this.template.execute(LockRequest.of(resources, this.lease.multipliedBy(10), null),
                         () -> body.runCurrent());
+                case LEADER -> Objects.requireNonNull(this.leaderSections, "no election").lead(body);
+            }
+        }
+
+        /** Whether this worker leads, waiting a while for it: a candidate that stands by makes no calls. */
+        private boolean awaitLeadership() {
+            try {
+                return Objects.requireNonNull(this.leadership, "no election").awaitLeadership(Duration.ofMillis(200));
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted", ex);
             }
         }
 
         private List<String> pickResources(SectionKind kind) {
             if (kind == SectionKind.LONG) {
                 return List.of(SectionKind.SLOW_RESOURCE);
+            }
+            if (kind == SectionKind.LEADER) {
+                return List.of(SectionKind.LEADER_RESOURCE);
             }
             int first = this.random.nextInt(this.resources);
             if (kind != SectionKind.MULTI_KEY) {

@@ -7,9 +7,11 @@ import io.github.redislock.LockContext;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockLostEvent;
 import io.github.redislock.annotation.DistributedLock;
+import io.github.redislock.annotation.LeaderOnly;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.event.EventListener;
 
@@ -40,6 +42,13 @@ class WorkerApplication {
     @Bean
     SharedSections.Nested nestedSharedSections(SharedSections.Annotated sections) {
         return new SharedSections.Nested(sections);
+    }
+
+    /** Only in the leader election workload, whose workers stand in an election ({@code redis-lock.leader.name}). */
+    @Bean
+    @ConditionalOnProperty("redis-lock.leader.name")
+    LeaderSections leaderSections() {
+        return new LeaderSections();
     }
 
     @Bean
@@ -75,6 +84,18 @@ class WorkerApplication {
                 }
                 section.run(handle);
             });
+        }
+    }
+
+    /**
+     * Runs a section only while this worker leads the election, under the term's handle: its fencing token is the
+     * term, {@code isHeld()} whether the term goes on.
+     */
+    public static class LeaderSections {
+
+        @LeaderOnly
+        public void lead(Section section) {
+            section.run(LockContext.current().orElseThrow());
         }
     }
 

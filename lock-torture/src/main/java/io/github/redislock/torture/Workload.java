@@ -14,7 +14,11 @@ import org.jspecify.annotations.Nullable;
  * {@value #SLOW_PERMITS} on the long sections' resource, which one thread of each of the (three) workers takes in
  * turn, so that a permit there is always awaited;</li>
  * <li>{@link #READ_WRITE}: read and write locks on every key, {@value #READERS_IN_FOUR} sections in four reading;
- * readers share a key, a writer is alone on it.</li>
+ * readers share a key, a writer is alone on it;</li>
+ * <li>{@link #LEADER}: no lock of the workers' own; every worker is a candidate in one leader election
+ * ({@code redis-lock.leader.name}), and the leader runs {@code @LeaderOnly} sections ({@link SectionKind#LEADER}) back
+ * to back on one resource, fenced with its term, while it leads. Besides the sections, each worker records its terms
+ * ({@link TermRecord}): when it learned that it leads, and until when it was told so.</li>
  * </ul>
  * The witness judges a shared section by its key's bound ({@code enter.lua}); the fencing store judges a
  * writer as it judges an exclusive section, refuses a reader's read below the highest writer's token, and is not
@@ -22,7 +26,10 @@ import org.jspecify.annotations.Nullable;
  */
 enum Workload {
 
-    EXCLUSIVE, SEMAPHORE, READ_WRITE;
+    EXCLUSIVE, SEMAPHORE, READ_WRITE, LEADER;
+
+    /** The election the workers of {@link #LEADER} stand in. */
+    static final String ELECTION = "torture";
 
     /** The permits of the semaphore on each resource {@code r<i>}. */
     static final int PERMITS = 3;
@@ -50,7 +57,7 @@ enum Workload {
     /** What a section of this workload takes on its resources; null for a plain lock. */
     @Nullable Share pick(SectionKind kind, SplittableRandom random) {
         return switch (this) {
-            case EXCLUSIVE -> null;
+            case EXCLUSIVE, LEADER -> null;
             case SEMAPHORE -> Share.permit((kind == SectionKind.LONG) ? SLOW_PERMITS : PERMITS);
             case READ_WRITE -> (random.nextInt(4) < READERS_IN_FOUR) ? Share.READ : Share.WRITE;
         };
@@ -62,6 +69,7 @@ enum Workload {
             case EXCLUSIVE -> "";
             case SEMAPHORE -> "semaphores of " + PERMITS + " (" + SLOW_PERMITS + " on the long sections' resource); ";
             case READ_WRITE -> "read/write locks, " + READERS_IN_FOUR + " sections in 4 reading; ";
+            case LEADER -> "leader election, the leader writing with its term; ";
         };
     }
 }

@@ -16,14 +16,15 @@ class ResultTableTest {
 
     private static final ScenarioResult PASSED = new ScenarioResult(Scenario.HEALTHY, "lettuce", "one Redis", Fault.none(T),
             1250, 1200, 0, 0, 0, Map.of("w1", 400, "w2", 400, "w3", 400), Map.of(), 0, 0, 0, 0L, 4_000, Map.of(),
-            Map.of(), List.of(), Duration.ofSeconds(62), new ScenarioResult.Measures(20.4, 3_000, 41_000, 0, null), null);
+            Map.of(), List.of(), Duration.ofSeconds(62), new ScenarioResult.Measures(20.4, 3_000, 41_000, 0, null), null, null);
 
     private static final ScenarioResult FAILED = new ScenarioResult(Scenario.WORKER_PAUSE, "jedis", "one Redis",
             new Fault(T, T + 4_500_000, Set.of("w1"), "w1 frozen for 4500 ms inside [r0]"), 950, 900, 3, 1, 1,
             Map.of("w2", 500, "w3", 390), Map.of("w1", 3), 0, 3, 0, 1_200_000L, 12_000_000,
             Map.of("LockLostException", 2L), Map.of("renewal", 1L),
             List.of("1 overlap(s) that no worker was told about", "w2 did not stop within 60 s"),
-            Duration.ofSeconds(31), new ScenarioResult.Measures(7, 1_000, 3_000_000, 2_010_000, 1_500_000L), null);
+            Duration.ofSeconds(31), new ScenarioResult.Measures(7, 1_000, 3_000_000, 2_010_000, 1_500_000L), null,
+            null);
 
     @Test
     void rendersRowPerScenarioAndWhyTheFailingOneFailed() {
@@ -54,12 +55,26 @@ class ResultTableTest {
     }
 
     @Test
+    void leaderElectionScenarioGetsARowOfItsTerms() {
+        TermVerdict terms = new TermVerdict(4, new java.util.TreeMap<>(Map.of("-", 2, "LOST", 2)), 1, 0, 1, List.of());
+        ScenarioResult election = new ScenarioResult(Scenario.ELECTION_REDIS_RESTART, "lettuce", "one Redis",
+                new Fault(T, T + 80_000, Set.of("w1", "w2", "w3"), "Redis killed and restarted empty in 80 ms"), 900,
+                900, 1, 0, 1, Map.of("w1", 899), Map.of("w1", 1), 0, 0, 0, 20_000L, 3_000, Map.of(), Map.of(),
+                List.of(), Duration.ofSeconds(40), ScenarioResult.Measures.NONE, null, terms);
+
+        assertThat(ResultTable.render(List.of(PASSED, election)).split(System.lineSeparator()))
+            .containsSequence("| scenario | client | terms | ended by | two told leaders (untold, told late) | terms "
+                    + "increasing |", "|---|---|---:|---|---:|---|",
+                    "| election-redis-restart | lettuce | 4 | still leading 2, LOST 2 | 1 (0, 1) | yes |");
+    }
+
+    @Test
     void recoveryThatNeverCameSaysNever() {
         ScenarioResult stuck = new ScenarioResult(Scenario.REDIS_PAUSE, "lettuce", "one Redis",
                 new Fault(T, T + 4_500_000, Set.of("w1", "w2"), "Redis frozen for 4500 ms"), 10, 5, 0, 0, 0, Map.of(),
                 Map.of(), 0, 0, 0, null, 0, Map.of(), Map.of(),
                 List.of("no progress on every resource within 3 leases after the fault"), Duration.ofSeconds(20),
-                ScenarioResult.Measures.NONE, null);
+                ScenarioResult.Measures.NONE, null, null);
 
         assertThat(ResultTable.render(List.of(stuck)))
             .contains("| redis-pause | lettuce | 5 | 0 (0, 0) | 0 / 0 | 0 | 0 | never | 0 ms | – | – | **FAIL** |");

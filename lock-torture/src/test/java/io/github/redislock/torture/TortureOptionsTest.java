@@ -106,7 +106,8 @@ class TortureOptionsTest {
         assertThat(options.redis()).isEqualTo("redis://127.0.0.1:6390");
         assertThat(options.scenarios()).containsExactly(Scenario.HEALTHY, Scenario.WORKER_KILL,
                 Scenario.WORKER_PAUSE, Scenario.WORKER_CLOCK_JUMP, Scenario.SEMAPHORE_HEALTHY,
-                Scenario.SEMAPHORE_WORKER_PAUSE, Scenario.READ_WRITE_HEALTHY, Scenario.READ_WRITE_WORKER_PAUSE);
+                Scenario.SEMAPHORE_WORKER_PAUSE, Scenario.READ_WRITE_HEALTHY, Scenario.READ_WRITE_WORKER_PAUSE,
+                Scenario.ELECTION_WORKER_PAUSE, Scenario.ELECTION_WORKER_CLOCK_JUMP);
     }
 
     @Test
@@ -146,9 +147,10 @@ class TortureOptionsTest {
                     Scenario.ZOOKEEPER_PARTITION, Scenario.ZOOKEEPER_SLOW_LINK, Scenario.ZOOKEEPER_WORKER_CLOCK_JUMP,
                     Scenario.ZOOKEEPER_SERVER_CLOCK_JUMP, Scenario.ZOOKEEPER_LEADER_KILL,
                     Scenario.ZOOKEEPER_FOLLOWER_PARTITION, Scenario.ZOOKEEPER_ENSEMBLE_SPLIT,
-                    Scenario.ZOOKEEPER_SEMAPHORE_WORKER_PARTITION, Scenario.ZOOKEEPER_READ_WRITE_WORKER_PARTITION);
+                    Scenario.ZOOKEEPER_SEMAPHORE_WORKER_PARTITION, Scenario.ZOOKEEPER_READ_WRITE_WORKER_PARTITION,
+                    Scenario.ZOOKEEPER_ELECTION_WORKER_PARTITION);
         assertThat(options.runs()).filteredOn((run) -> !run.scenario().onZooKeeper())
-            .hasSize(2 * (Scenario.values().length - 11));
+            .hasSize(2 * (Scenario.values().length - 12));
     }
 
     @Test
@@ -164,6 +166,37 @@ class TortureOptionsTest {
         assertThat(TortureOptions.parse(REDIS).scenarios()).noneMatch(Scenario::onZooKeeper);
         rejected(REDIS, "--scenarios=healthy,zookeeper-healthy")
             .withMessage("Scenarios [zookeeper-healthy] lock on a ZooKeeper server the suite starts, not on your Redis");
+    }
+
+    @Test
+    void fullProfileRunsTheLeaderElectionScenariosOnEachClientAndOnZooKeeper() {
+        TortureOptions options = TortureOptions.parse();
+
+        assertThat(options.runs()).filteredOn((run) -> run.scenario().workload() == Workload.LEADER)
+            .containsExactly(new TortureOptions.Run(Scenario.ELECTION_WORKER_PAUSE, "lettuce"),
+                    new TortureOptions.Run(Scenario.ELECTION_WORKER_PARTITION, "lettuce"),
+                    new TortureOptions.Run(Scenario.ELECTION_REDIS_RESTART, "lettuce"),
+                    new TortureOptions.Run(Scenario.ELECTION_WORKER_CLOCK_JUMP, "lettuce"),
+                    new TortureOptions.Run(Scenario.ELECTION_WORKER_PAUSE, "jedis"),
+                    new TortureOptions.Run(Scenario.ELECTION_WORKER_PARTITION, "jedis"),
+                    new TortureOptions.Run(Scenario.ELECTION_REDIS_RESTART, "jedis"),
+                    new TortureOptions.Run(Scenario.ELECTION_WORKER_CLOCK_JUMP, "jedis"),
+                    new TortureOptions.Run(Scenario.ZOOKEEPER_ELECTION_WORKER_PARTITION, TortureOptions.CURATOR));
+    }
+
+    @Test
+    void leaderElectionScenariosInjectTheirFaultUnderItsRules() {
+        assertThat(Scenario.of("election-worker-pause").fault()).isEqualTo(Scenario.WORKER_PAUSE);
+        assertThat(Scenario.of("election-redis-restart").fault()).isEqualTo(Scenario.REDIS_RESTART);
+        assertThat(Scenario.of("election-worker-clock-jump").isStrict()).isTrue();
+        assertThat(Scenario.of("zookeeper-election-worker-partition").onZooKeeper()).isTrue();
+        assertThat(Scenario.ELECTION_WORKER_PARTITION.requirement()).isEqualTo(Scenario.Requirement.NAMESPACES);
+    }
+
+    @Test
+    void usageNamesEveryScenario() {
+        assertThat(TortureOptions.USAGE.replaceAll("\\s+", " "))
+            .contains(java.util.Arrays.stream(Scenario.values()).map(Scenario::id).toList());
     }
 
     @Test

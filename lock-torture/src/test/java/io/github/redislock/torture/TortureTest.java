@@ -43,6 +43,6 @@ class TortureTest {
 
     private static ScenarioResult passed(Scenario scenario, String client) {
         return new ScenarioResult(scenario, client, "one Redis", Fault.none(0), 40, 40, 0, 0, 0, Map.of("w1", 40), Map.of(),
-                0, 0, 0, 0L, 0, Map.of(), Map.of(), List.of(), Duration.ofSeconds(1), ScenarioResult.Measures.NONE, null);
+                0, 0, 0, 0L, 0, Map.of(), Map.of(), List.of(), Duration.ofSeconds(1), ScenarioResult.Measures.NONE, null, null);
     }
 }
