@@ -15,6 +15,11 @@ import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import io.github.redislock.redis.support.LockScripts;
@@ -55,15 +60,18 @@ final class LettuceCalls {
         return this.timeoutNanos;
     }
 
-    /** Runs the script and waits for its reply. */
-    <T> T script(Script script, ScriptOutputType type, byte[][] keys, byte[]... args) {
+    /**
+     * Runs the script on the first {@code keyCount} keys with the arguments, and waits for its reply. The arrays
+     * are not modified, and may be reused.
+     */
+    <T> T script(Script script, ScriptOutputType type, String[] keys, int keyCount, String... args) {
         try {
             try {
-                return await(this.commands.evalsha(script.sha, type, keys, args));
+                return await(dispatch(CommandType.EVALSHA, type, new ScriptArgs(script.sha, keys, keyCount, args)));
             }
             catch (RedisNoScriptException ex) {
                 // The server lost its script cache (restart, SCRIPT FLUSH): send the body once; EVAL caches it.
-                return await(this.commands.eval(script.body, type, keys, args));
+                return await(dispatch(CommandType.EVAL, type, new ScriptArgs(script.body, keys, keyCount, args)));
             }
         }
         catch (RuntimeException ex) {
@@ -72,17 +80,37 @@ final class LettuceCalls {
     }
 
     /** Sends the script without waiting: the stage completes with its reply, or the translated failure. */
-    <T> CompletionStage<T> scriptAsync(Script script, ScriptOutputType type, byte[][] keys, byte[]... args) {
-        return this.commands.<T>evalsha(script.sha, type, keys, args)
+    <T> CompletionStage<T> scriptAsync(Script script, ScriptOutputType type, String[] keys, String... args) {
+        return this.<T>dispatch(CommandType.EVALSHA, type, new ScriptArgs(script.sha, keys, keys.length, args))
             .toCompletableFuture()
             .exceptionallyCompose((ex) -> {
                 Throwable cause = (ex instanceof CompletionException) ? ex.getCause() : ex;
                 if (cause instanceof RedisNoScriptException) {
-                    return this.commands.<T>eval(script.body, type, keys, args).toCompletableFuture();
+                    return this.<T>dispatch(CommandType.EVAL, type,
+                            new ScriptArgs(script.body, keys, keys.length, args)).toCompletableFuture();
                 }
                 return CompletableFuture.failedFuture((cause instanceof RuntimeException runtime)
                         ? translate(runtime) : cause);
             });
+    }
+
+    /**
+     * Sends EVAL (never EVALSHA) without waiting for the reply: for a call with no second chance to fall back
+     * on a server that lost its script cache.
+     */
+    <T> RedisFuture<T> evalWithoutWaiting(Script script, ScriptOutputType type, String[] keys, String... args) {
+        return dispatch(CommandType.EVAL, type, new ScriptArgs(script.body, keys, keys.length, args));
+    }
+
+    /** The command with the output Lettuce's own {@code evalsha}/{@code eval} give a script of that type. */
+    @SuppressWarnings("unchecked")
+    private <T> RedisFuture<T> dispatch(CommandType command, ScriptOutputType type, ScriptArgs args) {
+        CommandOutput<byte[], byte[], ?> output = switch (type) {
+            case INTEGER -> new IntegerOutput<>(ByteArrayCodec.INSTANCE);
+            case MULTI -> new NestedMultiOutput<>(ByteArrayCodec.INSTANCE);
+            default -> throw new IllegalArgumentException("No lock script replies " + type);
+        };
+        return this.commands.dispatch(command, (CommandOutput<byte[], byte[], T>) output, args);
     }
 
     /** Sends a plain command and waits for its reply, failures translated. */
@@ -128,24 +156,17 @@ final class LettuceCalls {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    static byte[][] bytes(String[] texts) {
-        byte[][] bytes = new byte[texts.length][];
-        for (int i = 0; i < texts.length; i++) {
-            bytes[i] = bytes(texts[i]);
-        }
-        return bytes;
-    }
-
     /** A script's body and SHA-1, computed once. */
     static final class Script {
 
-        final String sha;
+        /** The SHA-1 in hexadecimal, as EVALSHA takes it. */
+        final byte[] sha;
 
         final byte[] body;
 
         Script(String name) {
             RedisScript<Object> script = LockScripts.load(name, Object.class);
-            this.sha = script.getSha1();
+            this.sha = script.getSha1().getBytes(StandardCharsets.US_ASCII);
             this.body = script.getScriptAsString().getBytes(StandardCharsets.UTF_8);
         }
     }

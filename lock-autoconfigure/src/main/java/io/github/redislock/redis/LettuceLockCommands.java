@@ -77,39 +77,39 @@ final class LettuceLockCommands implements LockCommands {
 
     @Override
     public List<?> acquire(LockKey key, boolean mayQueue, String[] args) {
-        return this.calls.script(ACQUIRE, ScriptOutputType.MULTI,
-                mayQueue ? key.scriptKeyBytes() : key.lockKeyBytes(), bytes(args));
+        // An attempt that may not queue sends the lock key alone: the same array, its first key.
+        return this.calls.script(ACQUIRE, ScriptOutputType.MULTI, key.scriptKeys(), mayQueue ? 3 : 1, args);
     }
 
     @Override
     public Long release(LockKey key, String[] args) {
-        return this.calls.script(UNLOCK, ScriptOutputType.INTEGER, key.scriptKeyBytes(), bytes(args));
+        return this.calls.script(UNLOCK, ScriptOutputType.INTEGER, key.scriptKeys(), 3, args);
     }
 
     @Override
     public List<?> renew(String[] keys, String[] args) {
-        return this.calls.script(RENEW, ScriptOutputType.MULTI, bytes(keys), bytes(args));
+        return this.calls.script(RENEW, ScriptOutputType.MULTI, keys, keys.length, args);
     }
 
     @Override
     public List<?> share(String[] keys, String[] args) {
-        return this.calls.script(SHARE, ScriptOutputType.MULTI, bytes(keys), bytes(args));
+        return this.calls.script(SHARE, ScriptOutputType.MULTI, keys, keys.length, args);
     }
 
     @Override
     public List<?> renewShares(String[] keys, String[] args) {
-        return this.calls.script(RENEW_SHARES, ScriptOutputType.MULTI, bytes(keys), bytes(args));
+        return this.calls.script(RENEW_SHARES, ScriptOutputType.MULTI, keys, keys.length, args);
     }
 
     @Override
     public CompletionStage<List<?>> renewAsync(String[] keys, String[] args) {
-        return this.calls.scriptAsync(RENEW, ScriptOutputType.MULTI, bytes(keys), bytes(args));
+        return this.calls.scriptAsync(RENEW, ScriptOutputType.MULTI, keys, args);
     }
 
     @Override
     public long renewAndWait(boolean share, String[] keys, String[] args, int replicas, long timeoutMillis) {
-        List<?> renewed = this.calls.script(share ? RENEW_SHARES : RENEW, ScriptOutputType.MULTI, bytes(keys),
-                bytes(args));
+        List<?> renewed = this.calls.script(share ? RENEW_SHARES : RENEW, ScriptOutputType.MULTI, keys, keys.length,
+                args);
         if (((Number) renewed.get(0)).longValue() != 1L) {
             return -1;
         }
@@ -143,7 +143,7 @@ final class LettuceLockCommands implements LockCommands {
     @Override
     public void releaseBehind(LockKey key, String[] args) {
         // EVAL, not EVALSHA: there is no second chance to fall back on a server that lost its script cache.
-        this.calls.commands().eval(UNLOCK.body, ScriptOutputType.INTEGER, key.scriptKeyBytes(), bytes(args))
+        this.calls.<Long>evalWithoutWaiting(UNLOCK, ScriptOutputType.INTEGER, key.scriptKeys(), args)
             .whenComplete((released, ex) -> {
                 if (ex != null && logger.isDebugEnabled()) {
                     logger.debug("Could not undo an abandoned lock attempt", ex);
