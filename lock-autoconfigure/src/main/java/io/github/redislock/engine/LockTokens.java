@@ -1,6 +1,8 @@
 package io.github.redislock.engine;
 
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -25,13 +27,29 @@ public final class LockTokens {
 
     private final String id = randomId();
 
-    private final String prefix = this.id + '.';
+    /** The digits of base 36, as {@link Long#toString(long, int)} writes them. */
+    private static final byte[] DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz".getBytes(StandardCharsets.US_ASCII);
+
+    /** The id and the dot, in ASCII. */
+    private final byte[] prefix = (this.id + '.').getBytes(StandardCharsets.US_ASCII);
 
     private final AtomicLong sequence = new AtomicLong();
 
     /** A fresh token, never returned before by this instance. */
     public String next() {
-        return this.prefix + Long.toString(this.sequence.incrementAndGet(), Character.MAX_RADIX);
+        long sequence = this.sequence.incrementAndGet();
+        int digits = 1;
+        for (long rest = sequence / DIGITS.length; rest > 0; rest /= DIGITS.length) {
+            digits++;
+        }
+        // Written into one array of the token's length: Long.toString(sequence, 36) and a concatenation cost
+        // two strings and a 65-byte buffer more, on every acquisition.
+        byte[] token = Arrays.copyOf(this.prefix, this.prefix.length + digits);
+        for (int at = token.length - 1; at >= this.prefix.length; at--) {
+            token[at] = DIGITS[(int) (sequence % DIGITS.length)];
+            sequence /= DIGITS.length;
+        }
+        return new String(token, StandardCharsets.US_ASCII);
     }
 
     /**
