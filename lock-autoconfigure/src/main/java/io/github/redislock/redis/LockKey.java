@@ -23,8 +23,7 @@ final class LockKey {
 
     LockKey(String name) {
         this.name = name;
-        String[] queueKeys = KeySlots.queueKeys(name);
-        this.scriptKeys = new String[] { name, queueKeys[0], queueKeys[1] };
+        this.scriptKeys = KeySlots.scriptKeys(name);
     }
 
     /** The script keys for a client that takes strings. */

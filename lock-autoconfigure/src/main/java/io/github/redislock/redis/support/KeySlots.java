@@ -53,9 +53,24 @@ public final class KeySlots {
         return companion(lockKey, "entries");
     }
 
+    private static final String[] QUEUE_KINDS = { "queue", "entries" };
+
+    private static final String[] SHARE_KINDS = { "queue", "entries", "holders" };
+
     /** {@link #queueKey} and {@link #queueEntriesKey} together. */
     public static String[] queueKeys(String lockKey) {
-        return companions(lockKey, "queue", "entries");
+        return companions(lockKey, QUEUE_KINDS);
+    }
+
+    /**
+     * The keys of the lock scripts in their order: the lock key, {@link #queueKey} and {@link #queueEntriesKey}, in
+     * one array (made for every acquisition).
+     */
+    public static String[] scriptKeys(String lockKey) {
+        String[] keys = new String[1 + QUEUE_KINDS.length];
+        keys[0] = lockKey;
+        companions(lockKey, QUEUE_KINDS, keys, 1);
+        return keys;
     }
 
     /**
@@ -63,7 +78,7 @@ public final class KeySlots {
      * order {@code share.lua} takes them after the lock key.
      */
     public static String[] shareKeys(String lockKey) {
-        return companions(lockKey, "queue", "entries", "holders");
+        return companions(lockKey, SHARE_KINDS);
     }
 
     /** The sorted set of a shared key's holders, scored by when each lease ends (see {@link #shareKeys}). */
@@ -108,25 +123,29 @@ public final class KeySlots {
      * name, and each companion name maps back to exactly one key.
      */
     static String companion(String lockKey, String kind) {
-        return companions(lockKey, kind)[0];
+        return companions(lockKey, new String[] { kind })[0];
     }
 
     /** {@link #companion} of each kind, with the key's slot worked out once. */
-    static String[] companions(String lockKey, String... kinds) {
-        String[] names = new String[kinds.length];
+    static String[] companions(String lockKey, String[] kinds) {
+        return companions(lockKey, kinds, new String[kinds.length], 0);
+    }
+
+    /** {@link #companion} of each kind, into {@code names} from {@code from} on; returns {@code names}. */
+    private static String[] companions(String lockKey, String[] kinds, String[] names, int from) {
         // Braces are ASCII, so scanning chars finds the same tag as Redis scanning bytes, without encoding.
         int open = lockKey.indexOf('{');
         int close = (open < 0) ? -1 : lockKey.indexOf('}', open + 1);
         if (close > open + 1) {
             for (int i = 0; i < kinds.length; i++) {
-                names[i] = lockKey + MARKER + kinds[i];
+                names[from + i] = lockKey + MARKER + kinds[i];
             }
             return names;
         }
         String tag = SlotTags.TAGS[slot(lockKey)];
         for (int i = 0; i < kinds.length; i++) {
             // One concatenation per name, no intermediate string: this runs for every acquisition.
-            names[i] = (open < 0) ? lockKey + MARKER + "{" + tag + "}" + kinds[i]
+            names[from + i] = (open < 0) ? lockKey + MARKER + "{" + tag + "}" + kinds[i]
                     : lockKey.substring(0, open) + MARKER + "{" + tag + "}" + kinds[i] + ":" + lockKey;
         }
         return names;
