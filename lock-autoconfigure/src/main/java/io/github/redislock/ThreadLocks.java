@@ -39,16 +39,19 @@ final class ThreadLocks {
         }
     }
 
-    @SuppressWarnings("unchecked")
+    /**
+     * Takes the handle off. The thread-local's entry stays, holding nothing: the next lock on this thread sets it
+     * again in place, where removing it would make a new entry for every call.
+     */
     static void pop(LockHandle handle) {
         Object held = HELD.get();
         if (held == handle) {
-            HELD.remove();
+            HELD.set(null);
         }
         else if (held instanceof Deque<?> nested) {
             nested.removeLastOccurrence(handle);
             if (nested.isEmpty()) {
-                HELD.remove();
+                HELD.set(null);
             }
         }
     }
