@@ -35,7 +35,13 @@ final class HeldEntries {
 
     /** Removes the entry (if still there); the key goes with its last entry. */
     void remove(Entry entry) {
-        this.byKey.computeIfPresent(entry.lock.key(), (key, present) -> {
+        String key = entry.lock.key();
+        Entry[] only = this.byKey.get(key);
+        if (only != null && only.length == 1 && only[0] == entry && this.byKey.remove(key, only)) {
+            // The common case, without the capturing function below: the key's one entry, still that array.
+            return;
+        }
+        this.byKey.computeIfPresent(key, (name, present) -> {
             if (present.length == 1) {
                 return (present[0] == entry) ? null : present;
             }
