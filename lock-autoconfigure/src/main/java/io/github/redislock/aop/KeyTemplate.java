@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.redislock.LockException;
 
 import org.springframework.expression.Expression;
@@ -38,6 +40,12 @@ final class KeyTemplate {
 
     private final int literalLength;
 
+    /**
+     * The literal of a template that is a literal and one value part ({@code "order:#id"}, the most common
+     * shape), whose single key is made by one concatenation; {@code null} for any other shape.
+     */
+    private final @Nullable String literalBeforeValue;
+
     /** The most keys one call may lock, all templates of its method together. */
     private final int maxKeys;
 
@@ -53,6 +61,8 @@ final class KeyTemplate {
             }
         }
         this.literalLength = length;
+        this.literalBeforeValue = (this.segments.length == 2 && this.segments[0] instanceof Literal literal
+                && !(this.segments[1] instanceof Literal)) ? literal.text : null;
     }
 
     /** The template as written in the annotation. */
@@ -66,9 +76,46 @@ final class KeyTemplate {
      * the maximum (counted with those already in {@code keys}, before any is built)
      */
     void resolve(KeyEvaluation evaluation, List<String> keys) {
+        if (this.literalBeforeValue != null) {
+            Object value = this.segments[1].value(evaluation, this);
+            if (value != null && !(value instanceof Collection<?>) && !value.getClass().isArray()) {
+                if (keys.size() >= this.maxKeys) {
+                    throw tooMany();
+                }
+                keys.add(joined(this.literalBeforeValue, value, this.segments[1]));
+                return;
+            }
+            // Null, a collection or an array: the general path, with the value it has (evaluated once).
+            resolve(evaluation, keys, value);
+            return;
+        }
+        resolve(evaluation, keys, null);
+    }
+
+    /**
+     * The literal and one value, not null, no collection or array: a number needs no escaping (digits and a minus
+     * sign) and goes into the concatenation as it is, anything else as its escaped text; one string either way.
+     */
+    private String joined(String literal, Object value, Segment segment) {
+        if (value instanceof Long number) {
+            return literal + number.longValue();
+        }
+        if (value instanceof Integer number) {
+            return literal + number.intValue();
+        }
+        return literal.concat(text(value, segment));
+    }
+
+    /**
+     * The general path: literals and values in order, collections and arrays expanded.
+     * @param secondValue the value of the second part when the caller evaluated it already (see
+     * {@link #literalBeforeValue}), else ignored
+     */
+    private void resolve(KeyEvaluation evaluation, List<String> keys, @Nullable Object secondValue) {
         StringBuilder single = new StringBuilder(this.literalLength + 16);
         List<StringBuilder> many = null;
-        for (Segment segment : this.segments) {
+        for (int i = 0; i < this.segments.length; i++) {
+            Segment segment = this.segments[i];
             if (segment instanceof Literal literal) {
                 if (many == null) {
                     single.append(literal.text);
@@ -80,7 +127,7 @@ final class KeyTemplate {
                 }
                 continue;
             }
-            Object value = segment.value(evaluation, this);
+            Object value = (i == 1 && this.literalBeforeValue != null) ? secondValue : segment.value(evaluation, this);
             if (value instanceof byte[] || value instanceof char[]) {
                 throw failure("'" + segment.describe() + "' is a " + value.getClass().getSimpleName() + ", which is "
                         + "neither text nor a collection of keys; make it text in the template, e.g. #{new "

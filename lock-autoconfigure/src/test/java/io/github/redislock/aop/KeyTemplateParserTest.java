@@ -122,6 +122,26 @@ class KeyTemplateParserTest {
     }
 
     @Test
+    void literalAndOneValueMakeTheKeyOfEveryValueKind() {
+        assertThat(resolve("sku:#id", "byId", -42L)).containsExactly("sku:-42");
+        assertThat(resolve("n:#p0", "byNumber", 7)).containsExactly("n:7");
+        assertThat(resolve("order:#order.sku", "byOrder", new Order("a:b{c}", 1))).containsExactly("order:a%3Ab%7Bc%7D");
+        assertThat(resolve("sku:#skus", "bySkus", List.of("a", "b"))).containsExactly("sku:a", "sku:b");
+    }
+
+    @Test
+    void literalAndOneNullValueFailsNamingThePart() {
+        assertThatThrownBy(() -> resolve("sku:#id", "byId", (Object) null)).isInstanceOf(LockException.class)
+                .hasMessageContaining("'#id' is null");
+    }
+
+    @Test
+    void literalAndOneByteArrayValueIsRefused() {
+        assertThatThrownBy(() -> resolve("sku:#p0", "byBytes", (Object) new byte[] { 1 }))
+                .isInstanceOf(LockException.class).hasMessageContaining("is a byte[]");
+    }
+
+    @Test
     void failingExpressionNamesTemplate() {
         assertThatThrownBy(() -> resolve("sku:#{#order.sku.substring(10)}", "byOrder", new Order("ab", 1)))
                 .isInstanceOf(LockException.class).hasMessageContaining("could not be evaluated")
@@ -165,6 +185,12 @@ class KeyTemplateParserTest {
         }
 
         void bySkus(java.util.Collection<String> skus) {
+        }
+
+        void byNumber(int number) {
+        }
+
+        void byBytes(byte[] bytes) {
         }
     }
 }
