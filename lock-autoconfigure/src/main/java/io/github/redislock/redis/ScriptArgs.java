@@ -24,6 +24,9 @@ final class ScriptArgs extends CommandArgs<byte[], byte[]> {
 
     private static final byte[] CRLF = { '\r', '\n' };
 
+    /** A SHA-1 in hexadecimal. */
+    private static final int SHA_LENGTH = 40;
+
     /** The script's SHA-1 (ASCII) for EVALSHA, or its body for EVAL. */
     private final byte[] script;
 
@@ -68,10 +71,14 @@ final class ScriptArgs extends CommandArgs<byte[], byte[]> {
         return (this.keyCount > 0) ? ByteBuffer.wrap(this.keys[0].getBytes(StandardCharsets.UTF_8)) : null;
     }
 
-    /** As Lettuce writes it ({@code key<...>}, {@code value<...>}), for tracing and logs that show commands. */
+    /**
+     * As Lettuce's own arguments show themselves ({@code <sha> 1 key<...> value<...>}), for tracing and logs that
+     * show commands; a script body (EVAL) is not shown.
+     */
     @Override
     public String toCommandString() {
-        StringBuilder text = new StringBuilder("<script> ").append(this.keyCount);
+        StringBuilder text = new StringBuilder((this.script.length == SHA_LENGTH)
+                ? new String(this.script, StandardCharsets.US_ASCII) : "<script>").append(' ').append(this.keyCount);
         for (int i = 0; i < this.keyCount; i++) {
             text.append(" key<").append(this.keys[i]).append('>');
         }

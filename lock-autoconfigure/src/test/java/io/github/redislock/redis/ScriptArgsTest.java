@@ -38,6 +38,15 @@ class ScriptArgsTest {
         assertThat(scriptArgs.count()).isEqualTo(5);
     }
 
+    @Test
+    void showsItselfAsLettucesOwnArgumentsDo() {
+        String[] keys = { "lock-key", "queue", "entries" };
+        String[] args = { "token", "30000" };
+
+        assertThat(new ScriptArgs(SHA.getBytes(StandardCharsets.US_ASCII), keys, 3, args).toCommandString())
+            .isEqualTo(lettuce(keys, 3, args).toCommandString());
+    }
+
     private static String written(CommandArgs<byte[], byte[]> args) {
         ByteBuf buf = Unpooled.buffer();
         args.encode(buf);
@@ -45,6 +54,13 @@ class ScriptArgsTest {
     }
 
     private static String lettuces(String[] keys, int keyCount, String[] args) {
+        CommandArgs<byte[], byte[]> lettuce = lettuce(keys, keyCount, args);
+        assertThat(lettuce.count()).isEqualTo(2 + keyCount + args.length);
+        return written(lettuce);
+    }
+
+    /** What Lettuce's {@code evalsha} builds for the call. */
+    private static CommandArgs<byte[], byte[]> lettuce(String[] keys, int keyCount, String[] args) {
         CommandArgs<byte[], byte[]> lettuce = new CommandArgs<>(ByteArrayCodec.INSTANCE).add(SHA).add(keyCount);
         for (int i = 0; i < keyCount; i++) {
             lettuce.addKey(keys[i].getBytes(StandardCharsets.UTF_8));
@@ -52,7 +68,6 @@ class ScriptArgsTest {
         for (String arg : args) {
             lettuce.addValue(arg.getBytes(StandardCharsets.UTF_8));
         }
-        assertThat(lettuce.count()).isEqualTo(2 + keyCount + args.length);
-        return written(lettuce);
+        return lettuce;
     }
 }
