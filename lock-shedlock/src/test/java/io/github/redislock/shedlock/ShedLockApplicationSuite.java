@@ -9,6 +9,8 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
 
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.spring.annotation.EnableSchedulerLock;
 import net.javacrumbs.shedlock.spring.annotation.SchedulerLock;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,6 +21,7 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -26,9 +29,11 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
+import io.github.redislock.LockLostEvent;
 import io.github.redislock.engine.LockEngine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -106,6 +111,26 @@ abstract class ShedLockApplicationSuite {
         assertThat(firings).filteredOn((firing) -> !firing.ran()).as("firings skipped").isNotEmpty();
     }
 
+    /**
+     * A ShedLock lock whose lockAtMostFor ran out before its job ended (the store no longer holds it) is told to the
+     * application as every lost lock is: one {@link LockLostEvent}, naming the lock, at the job's unlock.
+     */
+    @Test
+    void aShedLockLockThatRanOutIsALockLostEventOfTheApplication() {
+        try (ConfigurableApplicationContext instance = start(0)) {
+            SimpleLock lock = instance.getBean(net.javacrumbs.shedlock.core.LockProvider.class)
+                .lock(new LockConfiguration(Instant.now(), "nightly-export", Duration.ofMillis(300), Duration.ZERO))
+                .orElseThrow();
+            LockEngine engine = instance.getBean(LockEngine.class);
+            await().atMost(Duration.ofSeconds(10)).until(() -> !engine.inspect("nightly-export").held());
+            lock.unlock();
+            LostLocks lost = instance.getBean(LostLocks.class);
+            await().atMost(Duration.ofSeconds(10)).until(() -> !lost.events.isEmpty());
+            // The store's key: the key prefix, or the base path, before the lock's name.
+            assertThat(lost.events).singleElement().extracting(LockLostEvent::getKey, STRING).endsWith("nightly-export");
+        }
+    }
+
     private ConfigurableApplicationContext start(int instance) {
         List<String> properties = new ArrayList<>(storeProperties());
         properties.addAll(List.of("spring.application.name=report-" + instance, "instance=" + instance));
@@ -147,7 +172,11 @@ abstract class ShedLockApplicationSuite {
             .filter((firing) -> !firing.ran())
             .filter((skipped) -> runs.stream().noneMatch((run) -> run.firedAt() <= skipped.returnedAt()
                     && skipped.firedAt() <= run.returnedAt() + LOCK_AT_LEAST_FOR.toNanos()))
-            .map(Firing::toString)
+            .map((skipped) -> skipped + ", the run before it: " + runs.stream()
+                .filter((run) -> run.firedAt() <= skipped.firedAt())
+                .reduce((earlier, later) -> later)
+                .map(Firing::toString)
+                .orElse("none"))
             .toList();
     }
 
@@ -170,10 +199,26 @@ abstract class ShedLockApplicationSuite {
     @Import(DailyReport.class)
     static class ReportApplication {
 
+        /** The application's lost locks, as its listeners hear them. */
+        @Bean
+        LostLocks lostLocks() {
+            return new LostLocks();
+        }
+
         /** Spring's scheduler, recording each firing around the whole locked call (the test's instrument). */
         @Bean
         ThreadPoolTaskScheduler taskScheduler(@Value("${instance}") int instance) {
             return new RecordingScheduler(instance);
+        }
+    }
+
+    static final class LostLocks implements ApplicationListener<LockLostEvent> {
+
+        final Queue<LockLostEvent> events = new ConcurrentLinkedQueue<>();
+
+        @Override
+        public void onApplicationEvent(LockLostEvent event) {
+            this.events.add(event);
         }
     }
 
