@@ -22,9 +22,6 @@ import org.springframework.integration.leader.DefaultCandidate;
 import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
 
 import io.github.redislock.engine.LockEngine;
-import io.github.redislock.testsupport.RedisServerExtension;
-import io.github.redislock.testsupport.RedlockMasters;
-import io.github.redislock.testsupport.ZooKeeperServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -43,15 +40,7 @@ class LeaderInitiatorTest {
     private static final Duration LEASE = Duration.ofSeconds(1);
 
     @RegisterExtension
-    static final RedisServerExtension redis = RedisServerExtension.flushedAfterEach();
-
-    @RegisterExtension
-    static final RedlockMasters masters = new RedlockMasters(3);
-
-    @RegisterExtension
-    static final ZooKeeperServerExtension zookeeper = new ZooKeeperServerExtension();
-
-    private static final RegistryStore.Servers servers = new RegistryStore.Servers(redis, masters, zookeeper);
+    static final RegistryServers servers = new RegistryServers();
 
     @Parameter
     RegistryStore store;

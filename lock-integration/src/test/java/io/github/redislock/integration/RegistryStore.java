@@ -10,22 +10,20 @@ import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.redlock.RedlockClient;
-import io.github.redislock.testsupport.RedisServerExtension;
-import io.github.redislock.testsupport.RedlockMasters;
 import io.github.redislock.testsupport.TestConnections;
-import io.github.redislock.testsupport.ZooKeeperServerExtension;
 import io.github.redislock.zookeeper.ZooKeeperLockStore;
 
 /**
  * The stores a registry test runs on, for {@code @ParameterizedClass @EnumSource(RegistryStore.class)}: each engine
- * an application of its own, on connections (a session) of its own, over the servers the test class registered.
+ * an application of its own, on connections (a session) of its own, over the servers the test class registered
+ * ({@link RegistryServers}).
  */
 enum RegistryStore {
 
     REDIS {
         @Override
-        LockEngine engine(Servers servers, LockLossListener losses, List<AutoCloseable> opened) {
-            RedisConnectionFactory connections = TestConnections.lettuce(servers.redis().server(),
+        LockEngine engine(RegistryServers servers, LockLossListener losses, List<AutoCloseable> opened) {
+            RedisConnectionFactory connections = TestConnections.lettuce(servers.redis.server(),
                     Duration.ofSeconds(5));
             opened.add(() -> TestConnections.destroy(connections));
             return new RedisLockClient(connections, PREFIX, Duration.ofSeconds(30), losses, null);
@@ -34,8 +32,8 @@ enum RegistryStore {
 
     REDLOCK {
         @Override
-        LockEngine engine(Servers servers, LockLossListener losses, List<AutoCloseable> opened) {
-            List<RedisConnectionFactory> connections = servers.masters().connect(Duration.ofSeconds(5));
+        LockEngine engine(RegistryServers servers, LockLossListener losses, List<AutoCloseable> opened) {
+            List<RedisConnectionFactory> connections = servers.masters.connect(Duration.ofSeconds(5));
             opened.add(() -> connections.forEach(TestConnections::destroy));
             return new RedlockClient(connections, PREFIX, Duration.ofSeconds(30), losses);
         }
@@ -43,8 +41,8 @@ enum RegistryStore {
 
     ZOOKEEPER {
         @Override
-        LockEngine engine(Servers servers, LockLossListener losses, List<AutoCloseable> opened) {
-            CuratorFramework client = servers.zookeeper().server().client(10_000);
+        LockEngine engine(RegistryServers servers, LockLossListener losses, List<AutoCloseable> opened) {
+            CuratorFramework client = servers.zookeeper.server().client(10_000);
             opened.add(client::close);
             return new LockEngine(new ZooKeeperLockStore(client, "/registries", Duration.ofSeconds(5)),
                     Duration.ofSeconds(30), losses);
@@ -57,9 +55,5 @@ enum RegistryStore {
      * A new application's engine on this store; what it opened besides the engine is added to {@code opened}, to
      * be closed after it.
      */
-    abstract LockEngine engine(Servers servers, LockLossListener losses, List<AutoCloseable> opened);
-
-    /** The servers of a test class, one of each kind, registered by it as extensions. */
-    record Servers(RedisServerExtension redis, RedlockMasters masters, ZooKeeperServerExtension zookeeper) {
-    }
+    abstract LockEngine engine(RegistryServers servers, LockLossListener losses, List<AutoCloseable> opened);
 }

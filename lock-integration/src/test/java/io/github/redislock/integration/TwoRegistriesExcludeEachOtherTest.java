@@ -19,9 +19,6 @@ import org.junit.jupiter.api.Test;
 
 import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockLossListener;
-import io.github.redislock.testsupport.RedisServerExtension;
-import io.github.redislock.testsupport.RedlockMasters;
-import io.github.redislock.testsupport.ZooKeeperServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,15 +37,7 @@ class TwoRegistriesExcludeEachOtherTest {
     private static final int SECTIONS = 25;
 
     @RegisterExtension
-    static final RedisServerExtension redis = RedisServerExtension.shared();
-
-    @RegisterExtension
-    static final RedlockMasters masters = new RedlockMasters(3);
-
-    @RegisterExtension
-    static final ZooKeeperServerExtension zookeeper = new ZooKeeperServerExtension();
-
-    private static final RegistryStore.Servers servers = new RegistryStore.Servers(redis, masters, zookeeper);
+    static final RegistryServers servers = new RegistryServers();
 
     @Parameter
     RegistryStore store;
