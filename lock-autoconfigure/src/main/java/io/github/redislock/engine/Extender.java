@@ -12,7 +12,9 @@ import io.github.redislock.LockRequest;
  * Extends one held lock for {@link LockEngine} ({@link io.github.redislock.LockHandle#extend}) through the store's
  * own {@link LockStore#extend}, the call renewal makes, so every leased store extends the way it renews. An
  * extension gives the lock a fixed lease counted from when it was sent; a renewed lock is taken out of renewal
- * first (waiting for a renewal round under way), so that no round sends the renewed lease after it.
+ * first (waiting for a renewal round under way), so that no round sends the renewed lease after it; a call of
+ * that round still on its way inside the store (to Redlock's slow node) is the store's to order first
+ * ({@link LockStore#extend}).
  * <pre>
  * state of the entry          event                                            outcome
  * HELD, lease left            the store answers EXTENDED before the old lease   true; lease L from the call, fixed,

@@ -99,7 +99,11 @@ public interface LockStore extends AutoCloseable {
      * Extends the leases of these held, renewed locks to {@code leaseMillis}, in as few round trips as the store
      * can. The engine calls it once per tick, every third of the lease, with every renewed lock it holds whose
      * lease has not run out by the local clock; a lock whose release is on its way may still be among them, and
-     * must be left alone by a compare-and-extend.
+     * must be left alone by a compare-and-extend. A holder's extension ({@link io.github.redislock.LockHandle#extend})
+     * comes through here too, with a fixed lease; the engine sends it only after the renewal round under way has
+     * returned, and the store must apply a lock's extensions in the order it was called with them, calls of an
+     * earlier one still on their way included (Redlock returns once a majority answered: its calls to the slow
+     * nodes go first there), or a late renewal would give the key the renewed lease back.
      * @return per lock, in order: {@link Extension#EXTENDED} (its lease now counts from when this call began,
      * unless this call returned only after the lease had run out by the local clock: the engine then marks it
      * lost), {@link Extension#NOT_HELD} when the store no longer holds it (the engine marks it lost, detection

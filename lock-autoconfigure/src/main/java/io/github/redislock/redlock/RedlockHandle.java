@@ -2,6 +2,7 @@ package io.github.redislock.redlock;
 
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
@@ -34,6 +35,9 @@ final class RedlockHandle implements StoreLock {
     /** {@link Sharing#EXCLUSIVE} for a write lock; else the share, whose value on each node is its entry there. */
     private final Sharing sharing;
 
+    /** The last extension sent, whose calls the next one's follow node by node; guarded by this. */
+    private @Nullable Round<Boolean> lastExtension;
+
     RedlockHandle(RedlockStore store, String key, String token, long fence, long leaseMillis, long startNanos,
             Round<RedlockNode.Taken> acquisition, Sharing sharing) {
         this.store = store;
@@ -46,13 +50,26 @@ final class RedlockHandle implements StoreLock {
         this.acquisition = acquisition;
     }
 
-    /** Sends the extension to every node that took the lock; success on a node: extended there. */
-    Round<Boolean> sendExtension(long leaseMillis) {
-        return Round.send(this.store.nodes(), this.store.quorum(), this.store.calls(), (node) -> {
+    /**
+     * Sends the extension to every node that took the lock; success on a node: extended there. On each node it
+     * goes after the lock's previous extension there has ended: a round returns once a majority answered, and a
+     * renewal still on its way to a slow node, applied after a holder's fixed extension, would give that node the
+     * renewed lease again.
+     */
+    synchronized Round<Boolean> sendExtension(long leaseMillis) {
+        Function<RedlockNode, Boolean> extend = (node) -> {
             String value = valueOn(node);
             return value != null && (this.sharing.isExclusive() ? node.renew(this.key, value, leaseMillis)
                     : node.renewShare(this.key, value, leaseMillis));
-        }, (extended) -> extended);
+        };
+        Round<Boolean> previous = this.lastExtension;
+        Round<Boolean> round = (previous != null)
+                ? Round.sendAfter(previous, this.store.nodes(), this.store.quorum(), this.store.calls(), extend,
+                        (extended) -> extended)
+                : Round.send(this.store.nodes(), this.store.quorum(), this.store.calls(), extend,
+                        (extended) -> extended);
+        this.lastExtension = round;
+        return round;
     }
 
     private @Nullable String valueOn(RedlockNode node) {

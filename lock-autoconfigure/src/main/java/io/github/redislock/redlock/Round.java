@@ -12,11 +12,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * One call sent to every node at once, and its answers as they come: the caller waits until a majority
  * succeeded, a majority can no longer succeed, or (when it asks for all) every node answered, or its deadline.
- * A node that answers later is still recorded (an acquisition that went through after all, say).
+ * A node that answers later is still recorded (an acquisition that went through after all, say). A round may
+ * follow an earlier one node by node ({@link #sendAfter}), so that its calls are applied after that round's.
  */
 final class Round<T> {
 
     private final Object[] answers;
+
+    /** Per node, whether its call ended (answered or failed). */
+    private final boolean[] ended;
 
     private final Predicate<T> success;
 
@@ -33,6 +37,7 @@ final class Round<T> {
 
     private Round(int nodes, int quorum, Predicate<T> success) {
         this.answers = new Object[nodes];
+        this.ended = new boolean[nodes];
         this.quorum = quorum;
         this.success = success;
     }
@@ -42,39 +47,55 @@ final class Round<T> {
             Predicate<T> success) {
         Round<T> round = new Round<>(nodes.length, quorum, success);
         for (int i = 0; i < nodes.length; i++) {
-            int index = i;
-            RedlockNode node = nodes[i];
-            if (!node.startCall()) {
-                // The node has as many calls on their way as it may: it is stalled, and counts as failed.
-                round.answered(index, null, new RejectedExecutionException(node + " has "
-                        + RedlockNode.MAX_CALLS_IN_FLIGHT + " calls on their way already"));
-                continue;
-            }
-            try {
-                executor.execute(() -> {
-                    try {
-                        round.answered(index, call.apply(node), null);
-                    }
-                    catch (RuntimeException ex) {
-                        round.answered(index, null, ex);
-                    }
-                    finally {
-                        node.callEnded();
-                    }
-                });
-            }
-            catch (RuntimeException ex) {
-                node.callEnded();
-                round.answered(index, null, ex);
-            }
+            round.sendTo(i, nodes[i], executor, call);
         }
         return round;
+    }
+
+    /**
+     * Sends the call to every node on the executor, to each only once its call of {@code previous} has ended
+     * (answered or failed): what this round writes on a node is applied after what that round wrote there,
+     * whichever connection and thread each goes over. A node still busy with the earlier call counts as not
+     * answered yet.
+     */
+    static <T> Round<T> sendAfter(Round<?> previous, RedlockNode[] nodes, int quorum, Executor executor,
+            Function<RedlockNode, T> call, Predicate<T> success) {
+        Round<T> round = new Round<>(nodes.length, quorum, success);
+        previous.afterEach((index) -> round.sendTo(index, nodes[index], executor, call));
+        return round;
+    }
+
+    private void sendTo(int index, RedlockNode node, Executor executor, Function<RedlockNode, T> call) {
+        if (!node.startCall()) {
+            // The node has as many calls on their way as it may: it is stalled, and counts as failed.
+            answered(index, null, new RejectedExecutionException(node + " has " + RedlockNode.MAX_CALLS_IN_FLIGHT
+                    + " calls on their way already"));
+            return;
+        }
+        try {
+            executor.execute(() -> {
+                try {
+                    answered(index, call.apply(node), null);
+                }
+                catch (RuntimeException ex) {
+                    answered(index, null, ex);
+                }
+                finally {
+                    node.callEnded();
+                }
+            });
+        }
+        catch (RuntimeException ex) {
+            node.callEnded();
+            answered(index, null, ex);
+        }
     }
 
     private void answered(int index, @Nullable T answer, @Nullable RuntimeException failure) {
         IntConsumer late;
         synchronized (this) {
             this.answers[index] = (failure != null) ? failure : answer;
+            this.ended[index] = true;
             if (failure == null && this.success.test(answer)) {
                 this.successes++;
             }
@@ -100,6 +121,20 @@ final class Round<T> {
         synchronized (this) {
             IntConsumer before = this.late;
             this.late = (before != null) ? before.andThen(action) : action;
+        }
+    }
+
+    /** Runs the action for every node: now for those that answered, and for the others once they do. */
+    private void afterEach(IntConsumer action) {
+        boolean[] answered;
+        synchronized (this) {
+            answered = this.ended.clone();
+            whenAnswered(action);
+        }
+        for (int i = 0; i < answered.length; i++) {
+            if (answered[i]) {
+                action.accept(i);
+            }
         }
     }
 

@@ -10,24 +10,15 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockLossListener;
-import io.github.redislock.redis.RedisLockClient;
-import io.github.redislock.redlock.RedlockClient;
-import io.github.redislock.testsupport.RedisServerExtension;
-import io.github.redislock.testsupport.RedlockMasters;
-import io.github.redislock.testsupport.TestConnections;
-import io.github.redislock.testsupport.ZooKeeperServerExtension;
-import io.github.redislock.zookeeper.ZooKeeperLockStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * which loses increments as soon as two sections overlap.
  */
 @ParameterizedClass
-@EnumSource(TwoRegistriesExcludeEachOtherTest.Store.class)
+@EnumSource(RegistryStore.class)
 class TwoRegistriesExcludeEachOtherTest {
 
     private static final int THREADS = 4;
@@ -46,16 +37,10 @@ class TwoRegistriesExcludeEachOtherTest {
     private static final int SECTIONS = 25;
 
     @RegisterExtension
-    static final RedisServerExtension redis = RedisServerExtension.shared();
-
-    @RegisterExtension
-    static final RedlockMasters masters = new RedlockMasters(3);
-
-    @RegisterExtension
-    static final ZooKeeperServerExtension zookeeper = new ZooKeeperServerExtension();
+    static final RegistryServers servers = new RegistryServers();
 
     @Parameter
-    Store store;
+    RegistryStore store;
 
     private final List<AutoCloseable> opened = new ArrayList<>();
 
@@ -111,44 +96,10 @@ class TwoRegistriesExcludeEachOtherTest {
     }
 
     private DistributedLockRegistry registry() {
-        LockEngine engine = this.store.engine(this.opened);
+        LockEngine engine = this.store.engine(servers, LockLossListener.NONE, this.opened);
         this.opened.add(engine);
         DistributedLockRegistry registry = new DistributedLockRegistry(engine, Duration.ofSeconds(30));
         this.opened.add(registry::destroy);
         return registry;
-    }
-
-    /** The stores, each engine on connections (a session) of its own. */
-    enum Store {
-
-        REDIS {
-            @Override
-            LockEngine engine(List<AutoCloseable> opened) {
-                RedisConnectionFactory connections = TestConnections.lettuce(redis.server(), Duration.ofSeconds(5));
-                opened.add(() -> TestConnections.destroy(connections));
-                return new RedisLockClient(connections, "registries:");
-            }
-        },
-
-        REDLOCK {
-            @Override
-            LockEngine engine(List<AutoCloseable> opened) {
-                List<RedisConnectionFactory> connections = masters.connect(Duration.ofSeconds(5));
-                opened.add(() -> connections.forEach(TestConnections::destroy));
-                return new RedlockClient(connections, "registries:", Duration.ofSeconds(30), LockLossListener.NONE);
-            }
-        },
-
-        ZOOKEEPER {
-            @Override
-            LockEngine engine(List<AutoCloseable> opened) {
-                CuratorFramework client = zookeeper.server().client(10_000);
-                opened.add(client::close);
-                return new LockEngine(new ZooKeeperLockStore(client, "/registries", Duration.ofSeconds(5)),
-                        Duration.ofSeconds(30), LockLossListener.NONE);
-            }
-        };
-
-        abstract LockEngine engine(List<AutoCloseable> opened);
     }
 }

@@ -27,7 +27,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * What the provider adds to ShedLock's own tests ({@link ShedLockOnRedisTest}): the loss of a job that outlived its
- * lockAtMostFor is told, and the renewed lease keeps a job's lock past it. Two engines on one Redis stand for two
+ * lockAtMostFor is told, the renewed lease keeps a job's lock past it, and an extension makes it a fixed lease. Two engines on one Redis stand for two
  * instances; the store is asked who holds a key.
  */
 class DistributedLockShedLockProviderTest {
@@ -90,6 +90,26 @@ class DistributedLockShedLockProviderTest {
         lock.unlock();
         assertThat(this.losses).isEmpty();
         assertThat(this.second.inspect("report").held()).isFalse();
+    }
+
+    /**
+     * {@code LockExtender} on a job whose lock is renewed: the extension is a fixed lease of its lockAtMostFor, as
+     * ShedLock means it, and renewal stops. The other instance gets the lock once that lease ran out, although the
+     * job's instance renews its locks every 200 ms.
+     */
+    @Test
+    void anExtensionOfARenewedJobsLockIsAFixedLeaseOfItsLockAtMostFor() {
+        SimpleLock lock = new DistributedLockShedLockProvider(this.first, ShedLockLease.RENEWED)
+            .lock(job(Duration.ofMinutes(1)))
+            .orElseThrow();
+        SimpleLock extended = lock.extend(Duration.ofMillis(900), Duration.ZERO).orElseThrow();
+        assertThat((Long) redis.command("PTTL", "report")).isBetween(1L, 900L);
+        Optional<SimpleLock> next = await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+            .until(() -> new DistributedLockShedLockProvider(this.second).lock(job(Duration.ofMinutes(1))),
+                    Optional::isPresent);
+        extended.unlock();
+        assertThat(this.losses).containsExactly("report " + LockLossDetection.RELEASE);
+        next.get().unlock();
     }
 
     @Test

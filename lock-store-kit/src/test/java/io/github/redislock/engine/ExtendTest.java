@@ -4,7 +4,10 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A holder's extension ({@link Extender}) as the engine decides it, over a store that records its calls
@@ -53,6 +57,45 @@ class ExtendTest {
             });
         extended.close();
         other.close();
+    }
+
+    /**
+     * A renewal round on its way when the holder extends its lock: the extension is sent only once the round has
+     * returned, so that the renewed lease cannot reach the store after the fixed one.
+     */
+    @Test
+    void anExtensionWaitsForTheRenewalRoundOnItsWay() throws Exception {
+        LockHandle held = renewed("a");
+        CountDownLatch roundSent = new CountDownLatch(1);
+        CountDownLatch answer = new CountDownLatch(1);
+        this.store.duringNextExtension(() -> {
+            roundSent.countDown();
+            awaitQuietly(answer);
+        });
+        Thread renewing = new Thread(this.engine::renewNow);
+        renewing.start();
+        assertThat(roundSent.await(30, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Boolean> extension = new CompletableFuture<>();
+        Thread extending = new Thread(() -> extension.complete(held.extend(Duration.ofMinutes(2))));
+        extending.start();
+        await().atMost(Duration.ofSeconds(30))
+            .until(() -> extending.getState() == Thread.State.BLOCKED || extension.isDone());
+        assertThat(extension).as("the extension, while the round is on its way").isNotDone();
+        assertThat(this.store.extensions).hasSize(1);
+        answer.countDown();
+        assertThat(extension.get(30, TimeUnit.SECONDS)).isTrue();
+        renewing.join();
+        assertThat(this.store.extensions).containsExactly(List.of("a"), List.of("a"));
+        held.close();
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
