@@ -1,10 +1,5 @@
 package io.github.redislock.redlock;
 
-import java.util.concurrent.ExecutorService;
-
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
@@ -17,18 +12,13 @@ import io.github.redislock.engine.Sharing;
  */
 final class RedlockAttempt {
 
-    private static final Log logger = LogFactory.getLog(RedlockAttempt.class);
-
     private final RedlockNode[] nodes;
 
     private final int quorum;
 
-    private final ExecutorService calls;
-
-    RedlockAttempt(RedlockNode[] nodes, int quorum, ExecutorService calls) {
+    RedlockAttempt(RedlockNode[] nodes, int quorum) {
         this.nodes = nodes;
         this.quorum = quorum;
-        this.calls = calls;
     }
 
     /**
@@ -41,14 +31,18 @@ final class RedlockAttempt {
     Outcome attempt(String key, String token, long leaseMillis, Sharing sharing, @Nullable Waiter waiter) {
         long start = System.nanoTime();
         long validUntil = start + RedlockStore.validityNanos(leaseMillis);
-        String kind = sharing.isExclusive() ? null : sharing.isRead() ? "r" : "s" + sharing.permits();
-        Round<RedlockNode.Taken> locked = Round.send(this.nodes, this.quorum, this.calls, (node) -> {
-            if (kind != null) {
-                return node.share(key, token, leaseMillis, kind);
-            }
-            return (waiter != null) ? node.acquire(key, token, leaseMillis, waiter.id(), waiter.entryMillis(),
-                    waiter.address()) : node.acquire(key, token, leaseMillis);
-        }, RedlockNode.Taken::acquired);
+        Round<RedlockNode.Taken> locked;
+        if (sharing.isExclusive()) {
+            NodeCommand acquisition = RedlockNode.acquisition(key, token, leaseMillis, waiter);
+            locked = Round.send(this.nodes, this.quorum, (node, answer) -> node.acquire(acquisition, token, answer),
+                    RedlockNode.Taken::acquired);
+        }
+        else {
+            NodeCommand share = RedlockNode.shareAttempt(key, token, leaseMillis,
+                    sharing.isRead() ? "r" : "s" + sharing.permits());
+            locked = Round.send(this.nodes, this.quorum, (node, answer) -> node.share(share, key, token, answer),
+                    RedlockNode.Taken::acquired);
+        }
         try {
             // A semaphore's permit counts only in one slot on a majority: every answer is needed to find it.
             locked.await(validUntil, sharing.isSemaphore());
@@ -108,8 +102,7 @@ final class RedlockAttempt {
         for (int i = 0; i < this.nodes.length; i++) {
             RedlockNode.Taken taken = locked.answer(i);
             if (taken != null && taken.acquired() && taken.slot() != best) {
-                RedlockNode node = this.nodes[i];
-                execute(() -> node.releaseShare(key, taken.value(), 0));
+                this.nodes[i].releaseShare(key, taken.value(), 0, Round.Answer.ignored());
             }
         }
         return true;
@@ -135,23 +128,25 @@ final class RedlockAttempt {
      * comes later (its acquisition may have run after this release, over another connection).
      */
     private void undo(String key, String token, Sharing sharing, Round<RedlockNode.Taken> attempt) {
-        attempt.whenAnswered((index) -> execute(() -> release(this.nodes[index], key, token, sharing)));
+        NodeCommand release = sharing.isExclusive() ? RedlockNode.release(key, token, 0) : null;
+        attempt.whenAnswered(
+                (index) -> release(this.nodes[index], key, token, release, Round.Answer.<Boolean>ignored()));
         // Best effort, without waiting: whatever the token took on any node goes.
-        Round.send(this.nodes, this.quorum, this.calls, (node) -> release(node, key, token, sharing),
+        Round.<Boolean>send(this.nodes, this.quorum, (node, answer) -> release(node, key, token, release, answer),
                 (released) -> released);
     }
 
-    /** Whatever the token holds on the node goes: a write lock's value, or a share's entries. */
-    static boolean release(RedlockNode node, String key, String token, Sharing sharing) {
-        return sharing.isExclusive() ? node.release(key, token) : node.releaseShare(key, token + ':', 0);
-    }
-
-    private void execute(Runnable call) {
-        try {
-            this.calls.execute(call);
+    /**
+     * Whatever the token holds on the node goes: a write lock's value ({@code release}, built once for every node),
+     * or a share's entries ({@code release} null).
+     */
+    private static void release(RedlockNode node, String key, String token, @Nullable NodeCommand release,
+            Round.Answer<Boolean> answer) {
+        if (release != null) {
+            node.release(release, answer);
         }
-        catch (RuntimeException ex) {
-            logger.debug("Could not undo a Redlock attempt on a node", ex);
+        else {
+            node.releaseShare(key, token + ':', 0, answer);
         }
     }
 
@@ -178,8 +173,9 @@ final class RedlockAttempt {
         long fence = Math.max(max + 1, clock);
         while (System.nanoTime() - validUntil < 0) {
             long proposed = fence;
-            Round<Long> raised = Round.send(this.nodes, this.quorum, this.calls,
-                    (node) -> node.raiseFence(key, proposed, share), (stored) -> stored == proposed);
+            NodeCommand raise = RedlockNode.fence(key, proposed, share);
+            Round<Long> raised = Round.send(this.nodes, this.quorum, (node, answer) -> node.raiseFence(raise, answer),
+                    (stored) -> stored == proposed);
             raised.await(validUntil, false);
             long highest = proposed;
             for (int i = 0; i < this.nodes.length; i++) {

@@ -122,7 +122,7 @@ final class RedlockWaiting {
                 this.waiting.computeIfPresent(key, (name, threads) -> (threads == 1) ? null : threads - 1);
             }
             if (place != null) {
-                leave(store, key, place.id(), queued);
+                leave(key, place.id(), queued);
             }
         }
     }
@@ -148,20 +148,12 @@ final class RedlockWaiting {
      * Leaves the place on every node, without waiting, passing on a key handed to it; and again on each node whose
      * answer to an attempt comes later (that attempt may queue the place after this leave).
      */
-    private void leave(RedlockStore store, String key, String id, List<Round<RedlockNode.Taken>> queued) {
-        Round.send(this.nodes, this.quorum, store.calls(), (node) -> {
+    private void leave(String key, String id, List<Round<RedlockNode.Taken>> queued) {
+        for (RedlockNode node : this.nodes) {
             node.leave(key, id);
-            return true;
-        }, (left) -> left);
+        }
         for (Round<RedlockNode.Taken> round : queued) {
-            round.whenAnswered((index) -> {
-                try {
-                    store.calls().execute(() -> this.nodes[index].leave(key, id));
-                }
-                catch (RuntimeException ex) {
-                    // Closed: the entry expires by itself.
-                }
-            });
+            round.whenAnswered((index) -> this.nodes[index].leave(key, id));
         }
     }
 

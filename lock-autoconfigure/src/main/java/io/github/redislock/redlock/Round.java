@@ -1,9 +1,7 @@
 package io.github.redislock.redlock;
 
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.function.IntConsumer;
 import java.util.function.Predicate;
 
@@ -16,7 +14,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class Round<T> {
 
-    private final Object[] answers;
+    private final @Nullable Object[] answers;
+
+    /** Which nodes answered (an answer may be null). */
+    private final boolean[] done;
 
     private final Predicate<T> success;
 
@@ -33,47 +34,44 @@ final class Round<T> {
 
     private Round(int nodes, int quorum, Predicate<T> success) {
         this.answers = new Object[nodes];
+        this.done = new boolean[nodes];
         this.quorum = quorum;
         this.success = success;
     }
 
-    /** Sends the call to every node on the executor. */
-    static <T> Round<T> send(RedlockNode[] nodes, int quorum, Executor executor, Function<RedlockNode, T> call,
-            Predicate<T> success) {
+    /**
+     * Sends the call to every node from this thread; each node's answer comes back through the {@link Answer} it
+     * was given, on whichever thread received it (see {@link NodeCalls}).
+     */
+    static <T> Round<T> send(RedlockNode[] nodes, int quorum, Call<T> call, Predicate<T> success) {
         Round<T> round = new Round<>(nodes.length, quorum, success);
         for (int i = 0; i < nodes.length; i++) {
-            int index = i;
             RedlockNode node = nodes[i];
             if (!node.startCall()) {
                 // The node has as many calls on their way as it may: it is stalled, and counts as failed.
-                round.answered(index, null, new RejectedExecutionException(node + " has "
+                round.answered(i, null, new RejectedExecutionException(node + " has "
                         + RedlockNode.MAX_CALLS_IN_FLIGHT + " calls on their way already"));
                 continue;
             }
+            Answer<T> answer = round.new NodeAnswer(i, node);
             try {
-                executor.execute(() -> {
-                    try {
-                        round.answered(index, call.apply(node), null);
-                    }
-                    catch (RuntimeException ex) {
-                        round.answered(index, null, ex);
-                    }
-                    finally {
-                        node.callEnded();
-                    }
-                });
+                call.send(node, answer);
             }
             catch (RuntimeException ex) {
-                node.callEnded();
-                round.answered(index, null, ex);
+                answer.answered(null, ex);
             }
         }
         return round;
     }
 
-    private void answered(int index, @Nullable T answer, @Nullable RuntimeException failure) {
+    /** Records the node's answer, its first only; whether it was the first. */
+    private boolean answered(int index, @Nullable T answer, @Nullable RuntimeException failure) {
         IntConsumer late;
         synchronized (this) {
+            if (this.done[index]) {
+                return false;
+            }
+            this.done[index] = true;
             this.answers[index] = (failure != null) ? failure : answer;
             if (failure == null && this.success.test(answer)) {
                 this.successes++;
@@ -90,6 +88,7 @@ final class Round<T> {
         if (late != null) {
             late.accept(index);
         }
+        return true;
     }
 
     /**
@@ -162,5 +161,52 @@ final class Round<T> {
             }
         }
         return null;
+    }
+
+    /**
+     * Sends one node its part of a round.
+     * @param <T> what the node answers
+     */
+    @FunctionalInterface
+    interface Call<T> {
+
+        /** Sends the call; its answer (or failure) goes to {@code answer}, exactly once, now or later. */
+        void send(RedlockNode node, Answer<T> answer);
+    }
+
+    /**
+     * Where a node's answer goes.
+     * @param <T> what the node answers
+     */
+    @FunctionalInterface
+    interface Answer<T> {
+
+        void answered(@Nullable T value, @Nullable RuntimeException failure);
+
+        /** For calls nobody waits for (an undo, a share's entry in a slot that did not count): the lease covers them. */
+        static <T> Answer<T> ignored() {
+            return (value, failure) -> {
+            };
+        }
+    }
+
+    /** One node's answer to this round: recorded, and the node's call slot given back. */
+    private final class NodeAnswer implements Answer<T> {
+
+        private final int index;
+
+        private final RedlockNode node;
+
+        NodeAnswer(int index, RedlockNode node) {
+            this.index = index;
+            this.node = node;
+        }
+
+        @Override
+        public void answered(@Nullable T value, @Nullable RuntimeException failure) {
+            if (Round.this.answered(this.index, value, failure)) {
+                this.node.callEnded();
+            }
+        }
     }
 }
