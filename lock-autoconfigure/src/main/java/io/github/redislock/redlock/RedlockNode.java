@@ -2,6 +2,7 @@ package io.github.redislock.redlock;
 
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
@@ -63,6 +64,8 @@ final class RedlockNode {
 
     private final Semaphore inFlight = new Semaphore(MAX_CALLS_IN_FLIGHT);
 
+    private final RejectedExecutionException stalled;
+
     /**
      * @param executor where calls that block run (Jedis; Lettuce until its shared connection is known): the store's
      * {@code redlock-call} threads
@@ -70,6 +73,7 @@ final class RedlockNode {
     RedlockNode(String name, RedisConnectionFactory connectionFactory, Executor executor) {
         this.name = name;
         this.calls = NodeCalls.of(name, connectionFactory, executor);
+        this.stalled = new Stalled(name + " has " + MAX_CALLS_IN_FLIGHT + " calls on their way already");
     }
 
     /**
@@ -252,6 +256,20 @@ final class RedlockNode {
         this.inFlight.release();
     }
 
+    /**
+     * The failure of a call refused because the node has {@link #MAX_CALLS_IN_FLIGHT} on their way: one per node,
+     * without a stack trace (it says where the node stands, not where the caller was), as a node that lags behind the
+     * majority answering every round may be refused often.
+     */
+    RejectedExecutionException stalled() {
+        return this.stalled;
+    }
+
+    /** Calls of rounds sent to this node and not answered yet. */
+    int callsOnTheirWay() {
+        return MAX_CALLS_IN_FLIGHT - this.inFlight.availablePermits();
+    }
+
     /** Reads the key's value on this node. */
     void read(String key, Round.Answer<String> answer) {
         this.calls.get(key, (value, read, failure) -> answer.answered(value, failure));
@@ -312,6 +330,19 @@ final class RedlockNode {
         /** Not taken because readers hold the key here: a writer then waits with a place in the queue. */
         boolean readers() {
             return this == READERS;
+        }
+    }
+
+    /** {@link #stalled()}: without a stack trace, so that one instance can be shared. */
+    private static final class Stalled extends RejectedExecutionException {
+
+        Stalled(String message) {
+            super(message);
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
         }
     }
 }

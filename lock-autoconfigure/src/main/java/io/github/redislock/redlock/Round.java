@@ -1,6 +1,5 @@
 package io.github.redislock.redlock;
 
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 import java.util.function.Predicate;
@@ -48,9 +47,9 @@ final class Round<T> {
         for (int i = 0; i < nodes.length; i++) {
             RedlockNode node = nodes[i];
             if (!node.startCall()) {
-                // The node has as many calls on their way as it may: it is stalled, and counts as failed.
-                round.answered(i, null, new RejectedExecutionException(node + " has "
-                        + RedlockNode.MAX_CALLS_IN_FLIGHT + " calls on their way already"));
+                // The node has as many calls on their way as it may: it is stalled (or far behind the others), and
+                // counts as failed.
+                round.answered(i, null, node.stalled());
                 continue;
             }
             Answer<T> answer = round.new NodeAnswer(i, node);
