@@ -1,5 +1,6 @@
 package io.github.redislock.redlock;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -77,40 +78,40 @@ final class RedlockNode {
     }
 
     /**
-     * One attempt at a write lock, the same on every node, with the lock's fencing counter read after it. With a
-     * {@code waiter}, the attempt of a writer that waits: taken, it queues the waiter on the node (readers that come
-     * later wait behind it, see {@code share.lua}), and a key a release handed to the waiter is taken over; its
-     * address ({@code <PUBLISH>:<channel>}) has nobody listening (Redlock waits by retries), but a release checks it as
-     * every entry.
+     * One attempt at a write lock, the same on every node, which also reads the lock's fencing counter once the key is
+     * taken (acquire.lua's optional fourth key): one command per node. With a {@code waiter}, the attempt of a writer
+     * that waits: taken, it queues the waiter on the node (readers that come later wait behind it, see
+     * {@code share.lua}), and a key a release handed to the waiter is taken over; its address
+     * ({@code <PUBLISH>:<channel>}) has nobody listening (Redlock waits by retries), but a release checks it as every
+     * entry. Without one, the queue keys are named but not touched.
      */
     static NodeCommand acquisition(String key, String token, long leaseMillis, RedlockAttempt.@Nullable Waiter waiter) {
+        String[] queue = KeySlots.queueKeys(key);
+        String[] keys = { key, queue[0], queue[1], fenceKey(key) };
         String[] args = (waiter != null)
                 ? new String[] { token, Long.toString(leaseMillis), waiter.id(), Long.toString(waiter.entryMillis()),
                         waiter.address() }
                 : new String[] { token, Long.toString(leaseMillis) };
-        return new NodeCommand(ACQUIRE, scriptKeys(key), args, fenceKey(key));
+        return new NodeCommand(ACQUIRE, keys, args);
     }
 
-    /**
-     * Sends an {@link #acquisition}: the answer is the stored value when acquired, else none; and the counter (0 when
-     * none), read after the attempt.
-     */
+    /** Sends an {@link #acquisition}: the answer is the stored value when acquired, else none; and the counter. */
     void acquire(NodeCommand acquisition, String token, Round.Answer<Taken> answer) {
-        this.calls.<List<?>>script(acquisition, (reply, counter, failure) -> {
+        this.calls.<List<?>>script(acquisition, (reply, read, failure) -> {
             if (failure != null) {
                 answer.answered(null, failure);
             }
             else {
-                answer.answered(taken(token, reply, counter), null);
+                answer.answered(taken(token, reply), null);
             }
         });
     }
 
     /**
-     * acquire.lua's reply: 1 free, 2 taken over (the value holds the token with that fence), 3 a semaphore's, 0 taken
-     * (with a third element: by readers).
+     * acquire.lua's reply: 1 free, 2 taken over (the value holds the token with that fence; then the counter), 3 a
+     * semaphore's, 0 taken (with a third element: by readers).
      */
-    private static Taken taken(String token, @Nullable List<?> reply, @Nullable String counter) {
+    private static Taken taken(String token, @Nullable List<?> reply) {
         long status = (reply != null) ? ((Number) reply.get(0)).longValue() : 0;
         if (status == 3) {
             return Taken.mismatch(((Number) reply.get(1)).longValue());
@@ -119,7 +120,13 @@ final class RedlockNode {
             return (reply != null && reply.size() > 2) ? Taken.READERS : Taken.NONE;
         }
         long clock = ((Number) reply.get(1)).longValue();
-        return new Taken(token + ':' + clock, counter(counter), clock, -1);
+        return new Taken(token + ':' + clock, counter(text(reply.get(2))), clock, -1);
+    }
+
+    /** A bulk string of a script's reply: bytes on Lettuce's connection, a string through the template. */
+    private static @Nullable String text(@Nullable Object element) {
+        return (element instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8)
+                : (element != null) ? element.toString() : null;
     }
 
     /**
@@ -193,7 +200,9 @@ final class RedlockNode {
 
     /** A counter as read back: anything but a non-negative number (another client wrote it) counts as none. */
     private static long counter(@Nullable String stored) {
-        if (stored == null) {
+        if (stored == null || stored.isEmpty()) {
+            // No counter yet (acquire.lua says so with ''): the common case of a key's first lock, without the
+            // exception a parse would throw.
             return 0;
         }
         try {
