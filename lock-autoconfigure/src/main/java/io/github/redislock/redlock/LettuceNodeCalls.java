@@ -8,8 +8,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -104,12 +109,14 @@ final class LettuceNodeCalls implements NodeCalls {
         RedisFuture<T> result;
         RedisFuture<byte[]> read;
         try {
-            ScriptOutputType type = (command.script.getResultType() == Long.class) ? ScriptOutputType.INTEGER
-                    : ScriptOutputType.MULTI;
-            result = eval
-                    ? connection.eval(command.script.getScriptAsString().getBytes(StandardCharsets.UTF_8), type,
-                            command.keyBytes, command.argBytes)
-                    : connection.evalsha(command.script.getSha1(), type, command.keyBytes, command.argBytes);
+            // Dispatched rather than through evalsha(String, ...): the SHA-1 and the key count go as bytes encoded
+            // once, not as text encoded on every call.
+            CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE)
+                .add(eval ? command.script.body() : command.script.sha())
+                .add(command.keyCount)
+                .addKeys(command.keyBytes)
+                .addValues(command.argBytes);
+            result = connection.dispatch(eval ? CommandType.EVAL : CommandType.EVALSHA, output(command.script), args);
             read = (command.readAfterBytes != null) ? connection.get(command.readAfterBytes) : null;
         }
         catch (RuntimeException ex) {
@@ -141,6 +148,13 @@ final class LettuceNodeCalls implements NodeCalls {
                 });
             }
         });
+    }
+
+    /** How the script's reply is read: an integer, or an array (of integers and bulk strings, as bytes). */
+    @SuppressWarnings("unchecked")
+    private static <T> CommandOutput<byte[], byte[], T> output(NodeScript script) {
+        return (CommandOutput<byte[], byte[], T>) (script.integer() ? new IntegerOutput<>(ByteArrayCodec.INSTANCE)
+                : new NestedMultiOutput<>(ByteArrayCodec.INSTANCE));
     }
 
     /**

@@ -4,8 +4,6 @@ import java.nio.charset.StandardCharsets;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.core.script.RedisScript;
-
 /**
  * One script call as {@link NodeCalls} send it, built once for all the nodes of a round (whose keys and arguments are
  * the same on every node), in the forms either transport needs: strings for the template, bytes for Lettuce. With
@@ -15,7 +13,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class NodeCommand {
 
-    final RedisScript<?> script;
+    final NodeScript script;
 
     final String[] keys;
 
@@ -23,23 +21,27 @@ final class NodeCommand {
 
     final byte[][] keyBytes;
 
+    /** How many keys, as the text Redis reads (EVALSHA's numkeys). */
+    final byte[] keyCount;
+
     final byte[][] argBytes;
 
     final @Nullable String readAfter;
 
     final byte @Nullable [] readAfterBytes;
 
-    NodeCommand(RedisScript<?> script, String[] keys, String[] args, @Nullable String readAfter) {
+    NodeCommand(NodeScript script, String[] keys, String[] args, @Nullable String readAfter) {
         this.script = script;
         this.keys = keys;
         this.args = args;
         this.keyBytes = bytes(keys);
+        this.keyCount = Integer.toString(keys.length).getBytes(StandardCharsets.US_ASCII);
         this.argBytes = bytes(args);
         this.readAfter = readAfter;
         this.readAfterBytes = (readAfter != null) ? readAfter.getBytes(StandardCharsets.UTF_8) : null;
     }
 
-    NodeCommand(RedisScript<?> script, String[] keys, String... args) {
+    NodeCommand(NodeScript script, String[] keys, String... args) {
         this(script, keys, args, null);
     }
 

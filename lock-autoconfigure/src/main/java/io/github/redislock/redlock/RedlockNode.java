@@ -14,7 +14,6 @@ import io.github.redislock.redis.support.LockKeys;
 import io.github.redislock.redis.support.LockScripts;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * One independent Redis master of a Redlock: the scripts both Redis stores run ({@code acquire.lua} as a
@@ -27,21 +26,17 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class RedlockNode {
 
-    @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> ACQUIRE = LockScripts.load("acquire.lua", List.class);
+    private static final NodeScript ACQUIRE = NodeScript.of(LockScripts.load("acquire.lua", List.class));
 
-    @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> RENEW = LockScripts.load("renew.lua", List.class);
+    private static final NodeScript RENEW = NodeScript.of(LockScripts.load("renew.lua", List.class));
 
-    private static final RedisScript<Long> UNLOCK = LockScripts.load("unlock.lua", Long.class);
+    private static final NodeScript UNLOCK = NodeScript.of(LockScripts.load("unlock.lua", Long.class));
 
-    private static final RedisScript<Long> FENCE = LockScripts.load(RedlockNode.class, "fence.lua", Long.class);
+    private static final NodeScript FENCE = NodeScript.of(LockScripts.load(RedlockNode.class, "fence.lua", Long.class));
 
-    @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> SHARE = LockScripts.load("share.lua", List.class);
+    private static final NodeScript SHARE = NodeScript.of(LockScripts.load("share.lua", List.class));
 
-    @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> RENEW_SHARES = LockScripts.load("share-renew.lua", List.class);
+    private static final NodeScript RENEW_SHARES = NodeScript.of(LockScripts.load("share-renew.lua", List.class));
 
     /**
      * Most calls to one node on their way at once. A stalled node holds a thread per call until the command

@@ -30,7 +30,7 @@ final class TemplateNodeCalls implements NodeCalls {
             T value;
             String read;
             try {
-                value = this.redis.execute((RedisScript<T>) command.script, Arrays.asList(command.keys),
+                value = this.redis.execute((RedisScript<T>) command.script.script(), Arrays.asList(command.keys),
                         (Object[]) command.args);
                 read = (command.readAfter != null) ? this.redis.opsForValue().get(command.readAfter) : null;
             }
