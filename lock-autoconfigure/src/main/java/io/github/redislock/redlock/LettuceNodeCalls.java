@@ -1,20 +1,26 @@
 package io.github.redislock.redlock;
 
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import io.lettuce.core.RedisException;
-import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.output.ValueOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.ProtocolKeyword;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -55,7 +61,7 @@ final class LettuceNodeCalls implements NodeCalls {
     private final Executor executor;
 
     /** The factory's shared connection once looked up; {@code null} before, and after a failed call. */
-    private volatile @Nullable RedisClusterAsyncCommands<byte[], byte[]> commands;
+    private volatile @Nullable StatefulConnection<byte[], byte[]> connection;
 
     private final AtomicBoolean lookingUp = new AtomicBoolean();
 
@@ -69,7 +75,7 @@ final class LettuceNodeCalls implements NodeCalls {
 
     @Override
     public <T> void script(NodeCommand command, Reply<T> reply) {
-        RedisClusterAsyncCommands<byte[], byte[]> connection = this.commands;
+        StatefulConnection<byte[], byte[]> connection = this.connection;
         if (connection == null) {
             lookUp();
             this.meanwhile.script(command, reply);
@@ -80,74 +86,35 @@ final class LettuceNodeCalls implements NodeCalls {
 
     @Override
     public void get(String key, Reply<String> reply) {
-        RedisClusterAsyncCommands<byte[], byte[]> connection = this.commands;
+        StatefulConnection<byte[], byte[]> connection = this.connection;
         if (connection == null) {
             lookUp();
             this.meanwhile.get(key, reply);
             return;
         }
-        RedisFuture<byte[]> value;
-        try {
-            value = connection.get(key.getBytes(StandardCharsets.UTF_8));
-        }
-        catch (RuntimeException ex) {
-            reply.accept(null, null, failed(ex));
-            return;
-        }
-        value.whenComplete((bytes, ex) -> {
-            if (ex != null) {
-                reply.accept(null, null, failed(ex));
-            }
-            else {
-                reply.accept(text(bytes), null, null);
-            }
-        });
+        dispatch(connection, new Read<>(key.getBytes(StandardCharsets.UTF_8), reply, null, true));
     }
 
-    private <T> void send(RedisClusterAsyncCommands<byte[], byte[]> connection, NodeCommand command, Reply<T> reply,
+    private <T> void send(StatefulConnection<byte[], byte[]> connection, NodeCommand command, Reply<T> reply,
             boolean eval) {
-        RedisFuture<T> result;
-        RedisFuture<byte[]> read;
+        // Built rather than through evalsha(String, ...): the SHA-1 and the key count go as bytes encoded once, not
+        // as text encoded on every call; and the command itself takes the reply, with no stage of its own.
+        CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE)
+            .add(eval ? command.script.body() : command.script.sha())
+            .add(command.keyCount)
+            .addKeys(command.keyBytes)
+            .addValues(command.argBytes);
+        dispatch(connection, new Script<>(connection, command, reply, eval, args));
+    }
+
+    /** Sends the command; a failure to send is its answer. */
+    private static void dispatch(StatefulConnection<byte[], byte[]> connection, Sent<?> sent) {
         try {
-            // Dispatched rather than through evalsha(String, ...): the SHA-1 and the key count go as bytes encoded
-            // once, not as text encoded on every call.
-            CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE)
-                .add(eval ? command.script.body() : command.script.sha())
-                .add(command.keyCount)
-                .addKeys(command.keyBytes)
-                .addValues(command.argBytes);
-            result = connection.dispatch(eval ? CommandType.EVAL : CommandType.EVALSHA, output(command.script), args);
-            read = (command.readAfterBytes != null) ? connection.get(command.readAfterBytes) : null;
+            connection.dispatch(sent);
         }
         catch (RuntimeException ex) {
-            reply.accept(null, null, failed(ex));
-            return;
+            sent.completeExceptionally(ex);
         }
-        result.whenComplete((value, ex) -> {
-            if (ex != null) {
-                if (!eval && cause(ex) instanceof RedisNoScriptException) {
-                    // The node lost its script cache (restart, SCRIPT FLUSH): the body once; EVAL caches it.
-                    send(connection, command, reply, true);
-                }
-                else {
-                    reply.accept(null, null, failed(ex));
-                }
-            }
-            else if (read == null) {
-                reply.accept(value, null, null);
-            }
-            else {
-                // Answered after the script's reply, on the same connection.
-                read.whenComplete((bytes, readFailure) -> {
-                    if (readFailure != null) {
-                        reply.accept(null, null, failed(readFailure));
-                    }
-                    else {
-                        reply.accept(value, text(bytes), null);
-                    }
-                });
-            }
-        });
     }
 
     /** How the script's reply is read: an integer, or an array (of integers and bulk strings, as bytes). */
@@ -162,7 +129,7 @@ final class LettuceNodeCalls implements NodeCalls {
      * same shared one, unless the factory was restarted).
      */
     private RuntimeException failed(Throwable ex) {
-        this.commands = null;
+        this.connection = null;
         Throwable cause = cause(ex);
         RuntimeException failure = (cause instanceof RuntimeException runtime) ? runtime : new RedisException(cause);
         DataAccessException translated = EXCEPTIONS.convert(failure);
@@ -185,7 +152,7 @@ final class LettuceNodeCalls implements NodeCalls {
         try {
             this.executor.execute(() -> {
                 try {
-                    this.commands = sharedConnection();
+                    this.connection = sharedConnection();
                 }
                 catch (RuntimeException ex) {
                     logger.debug("Could not reach Redlock " + this.node + "; trying again with its next call", ex);
@@ -203,15 +170,159 @@ final class LettuceNodeCalls implements NodeCalls {
 
     /** The factory's shared native connection; {@code null} when it has none after all (the template then serves). */
     @SuppressWarnings("unchecked")
-    private @Nullable RedisClusterAsyncCommands<byte[], byte[]> sharedConnection() {
+    private @Nullable StatefulConnection<byte[], byte[]> sharedConnection() {
         // With a shared native connection the wrapper is only a handle on it: leaving it unclosed never closes or
         // leaks the shared connection, which Lettuce reconnects by itself.
         RedisConnection connection = this.factory.getConnection();
         Object nativeConnection = connection.getNativeConnection();
-        if (nativeConnection instanceof RedisClusterAsyncCommands<?, ?> commands) {
-            return (RedisClusterAsyncCommands<byte[], byte[]>) commands;
+        if (nativeConnection instanceof RedisAsyncCommands<?, ?> commands) {
+            return (StatefulConnection<byte[], byte[]>) commands.getStatefulConnection();
         }
         connection.close();
         return null;
+    }
+
+    /**
+     * A command on its way that hands its outcome on itself once it is complete (with its reply, an error reply, a
+     * timeout or a cancellation), once, on whichever thread completed it: no dependent stage per call. Every way
+     * Lettuce completes a command goes through one of the methods overridden here; each checks afterwards.
+     * @param <T> what it answers
+     */
+    private abstract static class Sent<T> extends AsyncCommand<byte[], byte[], T> {
+
+        @SuppressWarnings("rawtypes")
+        private static final AtomicIntegerFieldUpdater<Sent> ANSWERED = AtomicIntegerFieldUpdater.newUpdater(Sent.class,
+                "answered");
+
+        private volatile int answered;
+
+        Sent(ProtocolKeyword type, CommandOutput<byte[], byte[], T> output, CommandArgs<byte[], byte[]> args) {
+            super(new Command<>(type, output, args));
+        }
+
+        /** Called once, when this command completed. */
+        abstract void answered(@Nullable T value, @Nullable Throwable failure);
+
+        @Override
+        protected void completeResult() {
+            super.completeResult();
+            settled();
+        }
+
+        @Override
+        public boolean complete(@Nullable T value) {
+            boolean completed = super.complete(value);
+            settled();
+            return completed;
+        }
+
+        @Override
+        public boolean completeExceptionally(Throwable ex) {
+            boolean completed = super.completeExceptionally(ex);
+            settled();
+            return completed;
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
+            settled();
+            return cancelled;
+        }
+
+        /** Hands the outcome on, the first time it is there. */
+        private void settled() {
+            if (!isDone() || !ANSWERED.compareAndSet(this, 0, 1)) {
+                return;
+            }
+            T value;
+            try {
+                value = getNow(null);
+            }
+            catch (CancellationException ex) {
+                answered(null, new CancellationException("Redlock call cancelled (connection closed or reset)"));
+                return;
+            }
+            catch (CompletionException ex) {
+                answered(null, (ex.getCause() != null) ? ex.getCause() : ex);
+                return;
+            }
+            answered(value, null);
+        }
+    }
+
+    /**
+     * A script call: EVALSHA, or EVAL once the node said it lost its script cache; then, if the command reads a key
+     * after it, that read, sent once the script answered (so that it follows the script whichever way it went).
+     */
+    private final class Script<T> extends Sent<T> {
+
+        private final StatefulConnection<byte[], byte[]> connection;
+
+        private final NodeCommand command;
+
+        private final Reply<T> reply;
+
+        private final boolean eval;
+
+        Script(StatefulConnection<byte[], byte[]> connection, NodeCommand command, Reply<T> reply, boolean eval,
+                CommandArgs<byte[], byte[]> args) {
+            super(eval ? CommandType.EVAL : CommandType.EVALSHA, output(command.script), args);
+            this.connection = connection;
+            this.command = command;
+            this.reply = reply;
+            this.eval = eval;
+        }
+
+        @Override
+        void answered(@Nullable T value, @Nullable Throwable failure) {
+            if (failure != null) {
+                if (!this.eval && cause(failure) instanceof RedisNoScriptException) {
+                    // The node lost its script cache (restart, SCRIPT FLUSH): the body once; EVAL caches it.
+                    send(this.connection, this.command, this.reply, true);
+                }
+                else {
+                    this.reply.accept(null, null, failed(failure));
+                }
+            }
+            else if (this.command.readAfterBytes == null) {
+                this.reply.accept(value, null, null);
+            }
+            else {
+                dispatch(this.connection, new Read<>(this.command.readAfterBytes, this.reply, value, false));
+            }
+        }
+    }
+
+    /** A GET: on its own (the value is the answer), or after a script (the script's answer, and the value read). */
+    private final class Read<T> extends Sent<byte[]> {
+
+        private final Reply<T> reply;
+
+        private final @Nullable T scriptValue;
+
+        private final boolean alone;
+
+        Read(byte[] key, Reply<T> reply, @Nullable T scriptValue, boolean alone) {
+            super(CommandType.GET, new ValueOutput<>(ByteArrayCodec.INSTANCE),
+                    new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(key));
+            this.reply = reply;
+            this.scriptValue = scriptValue;
+            this.alone = alone;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        void answered(byte @Nullable [] value, @Nullable Throwable failure) {
+            if (failure != null) {
+                this.reply.accept(null, null, failed(failure));
+            }
+            else if (this.alone) {
+                ((Reply<String>) this.reply).accept(text(value), null, null);
+            }
+            else {
+                this.reply.accept(this.scriptValue, text(value), null);
+            }
+        }
     }
 }
