@@ -1,6 +1,9 @@
 package io.github.redislock.redlock;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -14,7 +17,6 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.output.IntegerOutput;
-import io.lettuce.core.output.NestedMultiOutput;
 import io.lettuce.core.output.ValueOutput;
 import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.Command;
@@ -117,11 +119,11 @@ final class LettuceNodeCalls implements NodeCalls {
         }
     }
 
-    /** How the script's reply is read: an integer, or an array (of integers and bulk strings, as bytes). */
+    /** How the script's reply is read: an integer, or a flat array (of integers and bulk strings, as bytes). */
     @SuppressWarnings("unchecked")
     private static <T> CommandOutput<byte[], byte[], T> output(NodeScript script) {
         return (CommandOutput<byte[], byte[], T>) (script.integer() ? new IntegerOutput<>(ByteArrayCodec.INSTANCE)
-                : new NestedMultiOutput<>(ByteArrayCodec.INSTANCE));
+                : new FlatArrayOutput());
     }
 
     /**
@@ -248,6 +250,41 @@ final class LettuceNodeCalls implements NodeCalls {
                 return;
             }
             answered(value, null);
+        }
+    }
+
+    /**
+     * A script's array reply, which is flat for every script the nodes run: a list of exactly its size, without the
+     * nesting bookkeeping of Lettuce's general script output.
+     */
+    private static final class FlatArrayOutput extends CommandOutput<byte[], byte[], List<Object>> {
+
+        FlatArrayOutput() {
+            super(ByteArrayCodec.INSTANCE, null);
+        }
+
+        @Override
+        public void multi(int count) {
+            if (this.output == null) {
+                this.output = new ArrayList<>(Math.max(count, 0));
+            }
+        }
+
+        @Override
+        public void set(long integer) {
+            list().add(integer);
+        }
+
+        @Override
+        public void set(@Nullable ByteBuffer bytes) {
+            list().add((bytes != null) ? this.codec.decodeValue(bytes) : null);
+        }
+
+        private List<Object> list() {
+            if (this.output == null) {
+                this.output = new ArrayList<>();
+            }
+            return this.output;
         }
     }
 
