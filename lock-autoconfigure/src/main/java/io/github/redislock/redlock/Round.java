@@ -82,7 +82,11 @@ final class Round<T> {
                 }
             }
             late = this.late;
-            notifyAll();
+            if (decided()) {
+                // Only now can a waiter go on (it waits for the outcome, or for every answer, which decides too):
+                // one wake-up per round rather than one per answer.
+                notifyAll();
+            }
         }
         if (late != null) {
             late.accept(index);
