@@ -10,6 +10,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.api.StatefulConnection;
@@ -127,12 +128,15 @@ final class LettuceNodeCalls implements NodeCalls {
     }
 
     /**
-     * A failed call, translated as the template would; the connection is looked up again before the next call (the
-     * same shared one, unless the factory was restarted).
+     * A failed call, translated as the template would; unless the node replied with an error, the connection is looked
+     * up again before the next call (the same shared one, unless the factory was restarted).
      */
     private RuntimeException failed(Throwable ex) {
-        this.connection = null;
         Throwable cause = cause(ex);
+        if (!(cause instanceof RedisCommandExecutionException)) {
+            // Not an error reply: the connection may be gone for good (a factory restarted has a new one).
+            this.connection = null;
+        }
         RuntimeException failure = (cause instanceof RuntimeException runtime) ? runtime : new RedisException(cause);
         DataAccessException translated = EXCEPTIONS.convert(failure);
         return (translated != null) ? translated : failure;
