@@ -1,14 +1,9 @@
 package io.github.redislock.redlock;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
@@ -19,11 +14,8 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.ValueOutput;
-import io.lettuce.core.protocol.AsyncCommand;
-import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
-import io.lettuce.core.protocol.ProtocolKeyword;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -111,7 +103,7 @@ final class LettuceNodeCalls implements NodeCalls {
     }
 
     /** Sends the command; a failure to send is its answer. */
-    private static void dispatch(StatefulConnection<byte[], byte[]> connection, Sent<?> sent) {
+    private static void dispatch(StatefulConnection<byte[], byte[]> connection, AnsweringCommand<?> sent) {
         try {
             connection.dispatch(sent);
         }
@@ -189,114 +181,10 @@ final class LettuceNodeCalls implements NodeCalls {
     }
 
     /**
-     * A command on its way that hands its outcome on itself once it is complete (with its reply, an error reply, a
-     * timeout or a cancellation), once, on whichever thread completed it: no dependent stage per call. Every way
-     * Lettuce completes a command goes through one of the methods overridden here; each checks afterwards.
-     * @param <T> what it answers
-     */
-    private abstract static class Sent<T> extends AsyncCommand<byte[], byte[], T> {
-
-        @SuppressWarnings("rawtypes")
-        private static final AtomicIntegerFieldUpdater<Sent> ANSWERED = AtomicIntegerFieldUpdater.newUpdater(Sent.class,
-                "answered");
-
-        private volatile int answered;
-
-        Sent(ProtocolKeyword type, CommandOutput<byte[], byte[], T> output, CommandArgs<byte[], byte[]> args) {
-            super(new Command<>(type, output, args));
-        }
-
-        /** Called once, when this command completed. */
-        abstract void answered(@Nullable T value, @Nullable Throwable failure);
-
-        @Override
-        protected void completeResult() {
-            super.completeResult();
-            settled();
-        }
-
-        @Override
-        public boolean complete(@Nullable T value) {
-            boolean completed = super.complete(value);
-            settled();
-            return completed;
-        }
-
-        @Override
-        public boolean completeExceptionally(Throwable ex) {
-            boolean completed = super.completeExceptionally(ex);
-            settled();
-            return completed;
-        }
-
-        @Override
-        public boolean cancel(boolean mayInterruptIfRunning) {
-            boolean cancelled = super.cancel(mayInterruptIfRunning);
-            settled();
-            return cancelled;
-        }
-
-        /** Hands the outcome on, the first time it is there. */
-        private void settled() {
-            if (!isDone() || !ANSWERED.compareAndSet(this, 0, 1)) {
-                return;
-            }
-            T value;
-            try {
-                value = getNow(null);
-            }
-            catch (CancellationException ex) {
-                answered(null, new CancellationException("Redlock call cancelled (connection closed or reset)"));
-                return;
-            }
-            catch (CompletionException ex) {
-                answered(null, (ex.getCause() != null) ? ex.getCause() : ex);
-                return;
-            }
-            answered(value, null);
-        }
-    }
-
-    /**
-     * A script's array reply, which is flat for every script the nodes run: a list of exactly its size, without the
-     * nesting bookkeeping of Lettuce's general script output.
-     */
-    private static final class FlatArrayOutput extends CommandOutput<byte[], byte[], List<Object>> {
-
-        FlatArrayOutput() {
-            super(ByteArrayCodec.INSTANCE, null);
-        }
-
-        @Override
-        public void multi(int count) {
-            if (this.output == null) {
-                this.output = new ArrayList<>(Math.max(count, 0));
-            }
-        }
-
-        @Override
-        public void set(long integer) {
-            list().add(integer);
-        }
-
-        @Override
-        public void set(@Nullable ByteBuffer bytes) {
-            list().add((bytes != null) ? this.codec.decodeValue(bytes) : null);
-        }
-
-        private List<Object> list() {
-            if (this.output == null) {
-                this.output = new ArrayList<>();
-            }
-            return this.output;
-        }
-    }
-
-    /**
      * A script call: EVALSHA, or EVAL once the node said it lost its script cache; then, if the command reads a key
      * after it, that read, sent once the script answered (so that it follows the script whichever way it went).
      */
-    private final class Script<T> extends Sent<T> {
+    private final class Script<T> extends AnsweringCommand<T> {
 
         private final StatefulConnection<byte[], byte[]> connection;
 
@@ -336,7 +224,7 @@ final class LettuceNodeCalls implements NodeCalls {
     }
 
     /** A GET: on its own (the value is the answer), or after a script (the script's answer, and the value read). */
-    private final class Read<T> extends Sent<byte[]> {
+    private final class Read<T> extends AnsweringCommand<byte[]> {
 
         private final Reply<T> reply;
 

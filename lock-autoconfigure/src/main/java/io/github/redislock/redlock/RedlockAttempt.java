@@ -31,17 +31,17 @@ final class RedlockAttempt {
     Outcome attempt(String key, String token, long leaseMillis, Sharing sharing, @Nullable Waiter waiter) {
         long start = System.nanoTime();
         long validUntil = start + RedlockStore.validityNanos(leaseMillis);
-        Round<RedlockNode.Taken> locked;
+        Round<Taken> locked;
         if (sharing.isExclusive()) {
             NodeCommand acquisition = RedlockNode.acquisition(key, token, leaseMillis, waiter);
             locked = Round.send(this.nodes, this.quorum, (node, answer) -> node.acquire(acquisition, token, answer),
-                    RedlockNode.Taken::acquired);
+                    Taken::acquired);
         }
         else {
             NodeCommand share = RedlockNode.shareAttempt(key, token, leaseMillis,
                     sharing.isRead() ? "r" : "s" + sharing.permits());
             locked = Round.send(this.nodes, this.quorum, (node, answer) -> node.share(share, key, token, answer),
-                    RedlockNode.Taken::acquired);
+                    Taken::acquired);
         }
         try {
             // A semaphore's permit counts only in one slot on a majority: every answer is needed to find it.
@@ -68,9 +68,9 @@ final class RedlockAttempt {
     }
 
     /** A node that has the key in use with another permit count fails the attempt (undone by the caller). */
-    private void refuseMismatch(String key, Sharing sharing, Round<RedlockNode.Taken> locked) {
+    private void refuseMismatch(String key, Sharing sharing, Round<Taken> locked) {
         for (int i = 0; i < this.nodes.length; i++) {
-            RedlockNode.Taken taken = locked.answer(i);
+            Taken taken = locked.answer(i);
             if (taken != null && taken.mismatch() >= 0) {
                 long permits = taken.mismatch();
                 throw sharing.mismatch(key, (permits == 0) ? Sharing.READ
@@ -83,14 +83,14 @@ final class RedlockAttempt {
      * Whether a majority took it: for a semaphore's permit, a majority in one slot, and the permit's entries in
      * other slots are released at once (so that no node keeps a slot for a permit that counts elsewhere).
      */
-    private boolean held(String key, Round<RedlockNode.Taken> locked, Sharing sharing) {
+    private boolean held(String key, Round<Taken> locked, Sharing sharing) {
         if (!sharing.isSemaphore()) {
             return locked.successes() >= this.quorum;
         }
         int[] bySlot = new int[sharing.permits()];
         int best = -1;
         for (int i = 0; i < this.nodes.length; i++) {
-            RedlockNode.Taken taken = locked.answer(i);
+            Taken taken = locked.answer(i);
             if (taken != null && taken.acquired() && taken.slot() >= 0 && taken.slot() < bySlot.length
                     && ++bySlot[taken.slot()] >= this.quorum) {
                 best = taken.slot();
@@ -100,7 +100,7 @@ final class RedlockAttempt {
             return false;
         }
         for (int i = 0; i < this.nodes.length; i++) {
-            RedlockNode.Taken taken = locked.answer(i);
+            Taken taken = locked.answer(i);
             if (taken != null && taken.acquired() && taken.slot() != best) {
                 this.nodes[i].releaseShare(key, taken.value(), 0, Round.Answer.ignored());
             }
@@ -113,7 +113,7 @@ final class RedlockAttempt {
      * (bounded by the command timeout, and the validity as a backstop): whether the lock is taken by someone
      * else or a majority is out of reach.
      */
-    int reachable(Round<RedlockNode.Taken> round, long leaseMillis) {
+    int reachable(Round<Taken> round, long leaseMillis) {
         try {
             round.await(System.nanoTime() + RedlockStore.validityNanos(leaseMillis), true);
         }
@@ -127,7 +127,7 @@ final class RedlockAttempt {
      * Undoes a failed attempt: releases the token on every node now, and again on each node whose answer
      * comes later (its acquisition may have run after this release, over another connection).
      */
-    private void undo(String key, String token, Sharing sharing, Round<RedlockNode.Taken> attempt) {
+    private void undo(String key, String token, Sharing sharing, Round<Taken> attempt) {
         NodeCommand release = sharing.isExclusive() ? RedlockNode.release(key, token, 0) : null;
         attempt.whenAnswered(
                 (index) -> release(this.nodes[index], key, token, release, Round.Answer.<Boolean>ignored()));
@@ -159,12 +159,12 @@ final class RedlockAttempt {
      * moved on by then.
      * @return the token, or 0 when a majority did not confirm it in time
      */
-    private long nextFence(String key, Round<RedlockNode.Taken> locked, long validUntil, boolean share)
+    private long nextFence(String key, Round<Taken> locked, long validUntil, boolean share)
             throws InterruptedException {
         long max = 0;
         long clock = 0;
         for (int i = 0; i < this.nodes.length; i++) {
-            RedlockNode.Taken taken = locked.answer(i);
+            Taken taken = locked.answer(i);
             if (taken != null && taken.acquired()) {
                 max = Math.max(max, taken.counter());
                 clock = Math.max(clock, taken.clock());
@@ -205,7 +205,7 @@ final class RedlockAttempt {
      * @param startNanos when the attempt was sent ({@link System#nanoTime()}): the lock's lease counts from here
      * @param round the acquisition's round, with every node's answer as it comes
      */
-    record Outcome(long fence, long startNanos, Round<RedlockNode.Taken> round) {
+    record Outcome(long fence, long startNanos, Round<Taken> round) {
     }
 
     /**

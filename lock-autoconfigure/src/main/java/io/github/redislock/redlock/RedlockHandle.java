@@ -28,13 +28,13 @@ final class RedlockHandle implements StoreLock {
 
     private final long startNanos;
 
-    private final Round<RedlockNode.Taken> acquisition;
+    private final Round<Taken> acquisition;
 
     /** {@link Sharing#EXCLUSIVE} for a write lock; else the share, whose value on each node is its entry there. */
     private final Sharing sharing;
 
     RedlockHandle(RedlockStore store, String key, String token, long fence, long leaseMillis, long startNanos,
-            Round<RedlockNode.Taken> acquisition, Sharing sharing) {
+            Round<Taken> acquisition, Sharing sharing) {
         this.store = store;
         this.sharing = sharing;
         this.key = key;
@@ -65,7 +65,7 @@ final class RedlockHandle implements StoreLock {
         RedlockNode[] nodes = this.store.nodes();
         for (int i = 0; i < nodes.length; i++) {
             if (nodes[i] == node) {
-                RedlockNode.Taken taken = this.acquisition.answer(i);
+                Taken taken = this.acquisition.answer(i);
                 return (taken != null) ? taken.value() : null;
             }
         }

@@ -1,6 +1,5 @@
 package io.github.redislock.redlock;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -97,31 +96,9 @@ final class RedlockNode {
                 answer.answered(null, failure);
             }
             else {
-                answer.answered(taken(token, reply), null);
+                answer.answered(Taken.ofAcquisition(token, reply), null);
             }
         });
-    }
-
-    /**
-     * acquire.lua's reply: 1 free, 2 taken over (the value holds the token with that fence; then the counter), 3 a
-     * semaphore's, 0 taken (with a third element: by readers).
-     */
-    private static Taken taken(String token, @Nullable List<?> reply) {
-        long status = (reply != null) ? ((Number) reply.get(0)).longValue() : 0;
-        if (status == 3) {
-            return Taken.mismatch(((Number) reply.get(1)).longValue());
-        }
-        if (status != 1L && status != 2L) {
-            return (reply != null && reply.size() > 2) ? Taken.READERS : Taken.NONE;
-        }
-        long clock = ((Number) reply.get(1)).longValue();
-        return new Taken(token + ':' + clock, counter(text(reply.get(2))), clock, -1);
-    }
-
-    /** A bulk string of a script's reply: bytes on Lettuce's connection, a string through the template. */
-    private static @Nullable String text(@Nullable Object element) {
-        return (element instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8)
-                : (element != null) ? element.toString() : null;
     }
 
     /**
@@ -149,22 +126,9 @@ final class RedlockNode {
                         + this.name));
             }
             else {
-                answer.answered(shared(token, reply, counter), null);
+                answer.answered(Taken.ofShare(token, reply, counter), null);
             }
         });
-    }
-
-    private static Taken shared(String token, @Nullable List<?> reply, @Nullable String counter) {
-        long status = (reply != null) ? ((Number) reply.get(0)).longValue() : 0;
-        if (status == 3) {
-            return Taken.mismatch(((Number) reply.get(1)).longValue());
-        }
-        if (status != 1L && status != 2L) {
-            return Taken.NONE;
-        }
-        long clock = ((Number) reply.get(1)).longValue();
-        String entry = ((reply.size() > 2) ? ((Number) reply.get(2)).longValue() + "/" : "") + token + ':' + clock;
-        return new Taken(entry, counter(counter), clock, (reply.size() > 2) ? ((Number) reply.get(2)).intValue() : -1);
     }
 
     /** Compare-and-extend of a share's entry (lease 0: only checks); the answer: whether it was still held. */
@@ -191,21 +155,6 @@ final class RedlockNode {
 
     private static boolean firstIsOne(@Nullable List<?> reply) {
         return reply != null && ((Number) reply.get(0)).longValue() == 1L;
-    }
-
-    /** A counter as read back: anything but a non-negative number (another client wrote it) counts as none. */
-    private static long counter(@Nullable String stored) {
-        if (stored == null || stored.isEmpty()) {
-            // No counter yet (acquire.lua says so with ''): the common case of a key's first lock, without the
-            // exception a parse would throw.
-            return 0;
-        }
-        try {
-            return Math.max(0, Long.parseLong(stored));
-        }
-        catch (NumberFormatException ex) {
-            return 0;
-        }
     }
 
     /**
@@ -304,37 +253,6 @@ final class RedlockNode {
     @Override
     public String toString() {
         return this.name;
-    }
-
-    /**
-     * What one attempt found on this node: the value stored when acquired (a share's entry), the fencing counter,
-     * the node's clock in microseconds when it took the key, and a permit's slot (-1 for none; -2 not taken because
-     * readers hold the key); or, the key in use
-     * with another permit count, that count (0 a read lock, 1 a write lock, N a semaphore of N; -1 for none).
-     */
-    record Taken(@Nullable String value, long counter, long clock, int slot, long mismatch) {
-
-        static final Taken NONE = new Taken(null, 0, 0, -1, -1);
-
-        /** Not taken: readers hold the key on this node. */
-        static final Taken READERS = new Taken(null, 0, 0, -2, -1);
-
-        Taken(@Nullable String value, long counter, long clock, int slot) {
-            this(value, counter, clock, slot, -1);
-        }
-
-        static Taken mismatch(long permits) {
-            return new Taken(null, 0, 0, -1, permits);
-        }
-
-        boolean acquired() {
-            return this.value != null;
-        }
-
-        /** Not taken because readers hold the key here: a writer then waits with a place in the queue. */
-        boolean readers() {
-            return this == READERS;
-        }
     }
 
     /** {@link #stalled()}: without a stack trace, so that one instance can be shared. */
