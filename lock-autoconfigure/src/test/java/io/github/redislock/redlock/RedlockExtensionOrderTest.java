@@ -22,7 +22,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * A holder's extension of a renewed Redlock lock while the last renewal round's call to one node is still on its
  * way there (the round returned once a majority answered): the extension reaches that node after the renewal, so
- * the node keeps the key for the fixed lease asked for, not the renewed one. Judged by the node's own PTTL.
+ * the node keeps the key for the fixed lease asked for, not the renewed one. Judged by the node's own PTTL. The calls
+ * go over pooled connections, where one node's calls can overtake each other.
  */
 class RedlockExtensionOrderTest {
 
@@ -43,6 +44,10 @@ class RedlockExtensionOrderTest {
     @Test
     void anExtensionReachesASlowNodeAfterTheRenewalOnItsWayThere() throws Exception {
         List<RedisConnectionFactory> nodes = masters.connect(Duration.ofSeconds(5));
+        // Connections from a pool, not one shared connection per node: on a shared connection every call to a
+        // node goes out in the order it was made, from the caller's thread, so a renewal can only be overtaken
+        // where calls go over several connections, as here (and on Jedis).
+        nodes.forEach((node) -> ((LettuceConnectionFactory) node).setShareNativeConnection(false));
         HeldBackScript slow = new HeldBackScript();
         ((AbstractRedisClient) ((LettuceConnectionFactory) nodes.get(2)).getNativeClient()).addListener(slow);
         // The renewal script known to every node, so that the held call is the renewal itself (no NOSCRIPT retry).
