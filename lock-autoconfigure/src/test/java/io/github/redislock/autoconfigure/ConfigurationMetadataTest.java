@@ -51,7 +51,8 @@ class ConfigurationMetadataTest {
             .getContentAsString(StandardCharsets.UTF_8);
         List<String> names = JsonPath.read(json, "$.properties[*].name");
         assertThat(names).contains("management.endpoint.redislocks.access")
-            .allSatisfy((name) -> assertThat(name).matches("redis-lock\\..*|management\\.endpoint\\.redislocks\\..*"));
+            .allSatisfy((name) -> assertThat(name)
+                .matches("redis-lock\\..*|management\\.endpoint\\.redislocks\\..*|management\\.info\\.leadership\\..*"));
     }
 
     @Test
