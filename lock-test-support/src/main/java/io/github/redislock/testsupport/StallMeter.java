@@ -32,6 +32,9 @@ public final class StallMeter implements AutoCloseable {
 
     private volatile boolean running = true;
 
+    /** Wake-ups measured so far: each one's stall, if any, is recorded before this counts it. */
+    private volatile long ticks;
+
     private StallMeter() {
         this.thread.setDaemon(true);
     }
@@ -52,6 +55,7 @@ public final class StallMeter implements AutoCloseable {
             if (woke - due > noticed) {
                 this.stalls.add(new Stall(due, woke));
             }
+            this.ticks++;
         }
     }
 
@@ -70,6 +74,11 @@ public final class StallMeter implements AutoCloseable {
     /** The longest single stall measured so far. */
     public Duration longest() {
         return Duration.ofNanos(this.stalls.stream().mapToLong((stall) -> stall.until() - stall.from()).max().orElse(0));
+    }
+
+    /** Wake-ups measured so far (only the measuring thread writes it). */
+    long ticks() {
+        return this.ticks;
     }
 
     @Override

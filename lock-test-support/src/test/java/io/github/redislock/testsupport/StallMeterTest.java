@@ -69,6 +69,13 @@ class StallMeterTest {
                 System.out.println("measuring");
                 System.out.flush();
                 new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+                // Thawed and asked: the meter's thread may not have run since. Two wake-ups from now, the one that
+                // ended the freeze has been measured.
+                long asked = meter.ticks();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (meter.ticks() < asked + 2 && System.nanoTime() - deadline < 0) {
+                    Thread.onSpinWait();
+                }
                 Duration all = meter.stalledWithin(Long.MIN_VALUE, Long.MAX_VALUE);
                 System.out.println(meter.longest().toNanos() + " " + all.toNanos());
                 System.out.flush();
