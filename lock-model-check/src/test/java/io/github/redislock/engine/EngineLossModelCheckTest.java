@@ -9,6 +9,7 @@ import io.github.redislock.LockRequest;
 import io.github.redislock.testsupport.ManualScheduler;
 import org.jetbrains.lincheck.Lincheck;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
 
 import static io.github.redislock.modelcheck.Threads.inParallel;
 import static io.github.redislock.modelcheck.Threads.invocations;
@@ -24,7 +25,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * the release began is signalled (a report that comes while the take is still returning is remembered, not
  * dropped); a released lock is never reported lost; the key is released in the store exactly once; nothing is held
  * after the release.
+ * <p>
+ * Runs up to JDK 24: on JDK 25, Lincheck 3.7 (the newest) passes this class's seeded defect without finding it (both
+ * runs tried), where JDK 17 finds it in every run, so its passing checks there would show nothing (the local line's
+ * check, whose seeded defect JDK 25 does find, runs there).
  */
+@EnabledForJreRange(maxVersion = 24, disabledReason = "Lincheck 3.7 misses this check's seeded defect on JDK 25")
 class EngineLossModelCheckTest {
 
     @Test
