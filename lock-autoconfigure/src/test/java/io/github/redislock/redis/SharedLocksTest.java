@@ -98,8 +98,11 @@ class SharedLocksTest {
         try (LockHandle permit = waiting.acquire(LockRequest.of("partner:api", WAIT, null).permits(2))) {
             assertThat(Duration.ofNanos(System.nanoTime() - crashedAt)).isLessThan(Duration.ofMillis(lease + 500));
             assertThat(permit.fencingToken()).isGreaterThan(Math.max(first.fencingToken(), second.fencingToken()));
-            assertThat(redis.command("ZRANGE", KeySlots.holdersKey(key), "0", "-1"))
-                .isEqualTo(List.of(permit.token()));
+            // The crashed holders' permits were taken one after the other: the waiter gets in once the first's
+            // lease has run out, when the second's may have a moment left. Never more than two holders, the
+            // waiter among them.
+            assertThat((List<?>) redis.command("ZRANGE", KeySlots.holdersKey(key), "0", "-1"))
+                .contains(permit.token()).hasSizeLessThanOrEqualTo(2);
         }
         awaitGone("partner:api");
     }
