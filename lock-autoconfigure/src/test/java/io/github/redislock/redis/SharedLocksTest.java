@@ -101,7 +101,7 @@ class SharedLocksTest {
             // The crashed holders' permits were taken one after the other: the waiter gets in once the first's
             // lease has run out, when the second's may have a moment left. Never more than two holders, the
             // waiter among them.
-            assertThat((List<?>) redis.command("ZRANGE", KeySlots.holdersKey(key), "0", "-1"))
+            assertThat((List<Object>) redis.command("ZRANGE", KeySlots.holdersKey(key), "0", "-1"))
                 .contains(permit.token()).hasSizeLessThanOrEqualTo(2);
         }
         awaitGone("partner:api");
