@@ -3,6 +3,7 @@ package io.github.redislock;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import org.junit.jupiter.api.Test;
+import io.github.redislock.testsupport.LineIndependent;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
@@ -17,6 +18,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
  * {@code ArchitectureTest}s. Plain JUnit calling {@code check}, so that no ArchUnit test engine has to match the
  * JUnit of each Boot line.
  */
+@LineIndependent
 class ArchitectureTest {
 
     private static final String ENGINE = "io.github.redislock.engine..";

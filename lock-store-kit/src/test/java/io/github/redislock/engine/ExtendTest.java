@@ -15,6 +15,7 @@ import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
 import io.github.redislock.testsupport.ManualScheduler;
+import io.github.redislock.testsupport.LineIndependent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -26,6 +27,7 @@ import static org.awaitility.Awaitility.await;
  * A holder's extension ({@link Extender}) as the engine decides it, over a store that records its calls
  * ({@link ScriptedStore}); what every real store makes of it is in the kit's {@code ExtendChecks}.
  */
+@LineIndependent
 class ExtendTest {
 
     private final ScriptedStore store = ScriptedStore.withLeases();

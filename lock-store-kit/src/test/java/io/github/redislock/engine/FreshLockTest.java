@@ -9,6 +9,7 @@ import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
 import io.github.redislock.testsupport.ManualScheduler;
 import org.junit.jupiter.api.Test;
+import io.github.redislock.testsupport.LineIndependent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -20,6 +21,7 @@ import static org.awaitility.Awaitility.await;
  * ({@link ScriptedStore}).
  * What a real Redis makes of it is in {@code LateArrivalTest}.
  */
+@LineIndependent
 class FreshLockTest {
 
     private static final Duration LEASE = Duration.ofSeconds(30);

@@ -11,6 +11,7 @@ import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
 import io.github.redislock.testsupport.ManualScheduler;
 import org.junit.jupiter.api.Test;
+import io.github.redislock.testsupport.LineIndependent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * counted, not guessed. Leases and losses are in {@link RenewalAndLossTest}; what every real store makes of them is
  * proven by the store kit ({@code LockStoreContract}), what is a store's own in its tests.
  */
+@LineIndependent
 class LockEngineTest {
 
     private final ScriptedStore store = ScriptedStore.withLeases();

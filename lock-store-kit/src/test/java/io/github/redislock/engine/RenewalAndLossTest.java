@@ -11,6 +11,7 @@ import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockRequest;
 import io.github.redislock.testsupport.ManualScheduler;
 import org.junit.jupiter.api.Test;
+import io.github.redislock.testsupport.LineIndependent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -22,6 +23,7 @@ import static org.awaitility.Awaitility.await;
  * ticked by the test.
  * Each test names the transition it makes; what every real store makes of them is proven by the store kit.
  */
+@LineIndependent
 class RenewalAndLossTest {
 
     private static final Duration LEASE = Duration.ofSeconds(30);

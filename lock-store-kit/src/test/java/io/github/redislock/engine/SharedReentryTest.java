@@ -14,6 +14,7 @@ import io.github.redislock.test.InMemoryLockStore;
 import io.github.redislock.testsupport.ManualScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import io.github.redislock.testsupport.LineIndependent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * again of what it holds, the refusals that come at once and leave nothing, one entry per holder here, and the
  * request's checks. What the stores make of shared keys is the kit's ({@code PermitChecks}, {@code ReadWriteChecks}).
  */
+@LineIndependent
 class SharedReentryTest {
 
     private final InMemoryLockStore store = new InMemoryLockStore("t:");

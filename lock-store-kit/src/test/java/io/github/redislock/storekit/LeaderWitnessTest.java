@@ -3,10 +3,12 @@ package io.github.redislock.storekit;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+import io.github.redislock.testsupport.LineIndependent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The leader witness's judge, on samples recorded by hand (microseconds of its clock). */
+@LineIndependent
 class LeaderWitnessTest {
 
     private final LeaderWitness witness = new LeaderWitness();

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A cluster with replicas, failed over and resharded: each test starts its own, which is what is under test. */
+@LineIndependent
 class RedisClusterTest {
 
     @Test

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@LineIndependent
 class RedisSentinelTest {
 
     private static RedisSentinel sentinel;

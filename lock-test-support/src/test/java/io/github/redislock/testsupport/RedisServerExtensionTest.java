@@ -17,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * every time, and the one before it no longer listens; a class's server is one process, shared with its
  * {@code @Nested} classes; a configured server runs with its options.
  */
+@LineIndependent
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RedisServerExtensionTest {
 

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The server itself: each test starts, stops and signals its own processes, which is what is under test. */
+@LineIndependent
 class RedisServerTest {
 
     @Test

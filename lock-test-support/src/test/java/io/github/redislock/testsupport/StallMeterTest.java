@@ -16,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A JVM frozen from outside (SIGSTOP, as a loaded machine or a long collection would stop it) measures the freeze:
  * the meter runs in a child JVM ({@link Child}), which reports what it measured when asked on its standard input.
  */
+@LineIndependent
 class StallMeterTest {
 
     private static final Duration FREEZE = Duration.ofMillis(400);

@@ -20,12 +20,14 @@ import io.github.redislock.engine.StoreLock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import io.github.redislock.testsupport.LineIndependent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** The transitions of {@link InMemoryLockStore}'s state machine, one per test, with real threads. */
+@LineIndependent
 @Timeout(30)
 class InMemoryLockStoreTest {
 

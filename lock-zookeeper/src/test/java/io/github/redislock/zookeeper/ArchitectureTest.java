@@ -3,6 +3,7 @@ package io.github.redislock.zookeeper;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import org.junit.jupiter.api.Test;
+import io.github.redislock.testsupport.LineIndependent;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
@@ -11,6 +12,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
  * and the shared auto-configuration only. The other modules' rules are their {@code ArchitectureTest}s. Plain
  * JUnit calling {@code check}, so that no ArchUnit test engine has to match the JUnit of each Boot line.
  */
+@LineIndependent
 class ArchitectureTest {
 
     /** This module's main classes (the build directory differs per Boot line, the name does not). */
