@@ -31,9 +31,13 @@ public final class ZooKeeperServer implements AutoCloseable {
     public ZooKeeperServer() {
         try {
             File data = java.nio.file.Files.createTempDirectory("zk-locks").toFile();
-            // clientPortAddress: listen on loopback only.
+            // clientPortAddress: listen on loopback only. forceSync=no: a write is answered once it is in the
+            // transaction log's file, without waiting for the disk; on a build machine whose disk other builds
+            // keep busy an fsync took over a second, which held up every write (a session's node, a lock's delete)
+            // that tests time. What is written still survives a restart of the server; only a power loss would lose
+            // it, which no test simulates (the torture suite's server processes keep ZooKeeper's default).
             this.spec = new InstanceSpec(data, InstanceSpec.getRandomPort(), -1, -1, true, 1, TICK_MILLIS, 100,
-                    Map.of("clientPortAddress", "127.0.0.1"), "127.0.0.1");
+                    Map.of("clientPortAddress", "127.0.0.1", "forceSync", "no"), "127.0.0.1");
             this.server = new TestingServer(this.spec, true);
         }
         catch (Exception ex) {
