@@ -38,7 +38,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceExceptionConvert
  * <p>
  * The shared connection is looked up on a {@code redlock-call} thread, never the caller's (connecting to a node that
  * is down may take the connect timeout): until it is known, and again after a call failed (the factory may have
- * been restarted with a new one), calls go through the template on those threads ({@link TemplateNodeCalls}).
+ * been restarted with a new one), calls go through the template on those threads ({@link TemplateNodeCalls}), where,
+ * as on Jedis, a node's calls may be applied in another order than they were made: what needs an order on a node
+ * waits for the earlier call's answer ({@link Round#sendAfter}, an undo's {@link Round#whenAnswered}). A new store's
+ * first calls are among them, so a lock it took may reach its last nodes after its take returned with a majority.
  */
 final class LettuceNodeCalls implements NodeCalls {
 
