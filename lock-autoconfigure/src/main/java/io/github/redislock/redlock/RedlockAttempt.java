@@ -1,10 +1,5 @@
 package io.github.redislock.redlock;
 
-import java.util.concurrent.ExecutorService;
-
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-
 import org.jspecify.annotations.Nullable;
 
 import io.github.redislock.LockException;
@@ -17,18 +12,13 @@ import io.github.redislock.engine.Sharing;
  */
 final class RedlockAttempt {
 
-    private static final Log logger = LogFactory.getLog(RedlockAttempt.class);
-
     private final RedlockNode[] nodes;
 
     private final int quorum;
 
-    private final ExecutorService calls;
-
-    RedlockAttempt(RedlockNode[] nodes, int quorum, ExecutorService calls) {
+    RedlockAttempt(RedlockNode[] nodes, int quorum) {
         this.nodes = nodes;
         this.quorum = quorum;
-        this.calls = calls;
     }
 
     /**
@@ -41,14 +31,18 @@ final class RedlockAttempt {
     Outcome attempt(String key, String token, long leaseMillis, Sharing sharing, @Nullable Waiter waiter) {
         long start = System.nanoTime();
         long validUntil = start + RedlockStore.validityNanos(leaseMillis);
-        String kind = sharing.isExclusive() ? null : sharing.isRead() ? "r" : "s" + sharing.permits();
-        Round<RedlockNode.Taken> locked = Round.send(this.nodes, this.quorum, this.calls, (node) -> {
-            if (kind != null) {
-                return node.share(key, token, leaseMillis, kind);
-            }
-            return (waiter != null) ? node.acquire(key, token, leaseMillis, waiter.id(), waiter.entryMillis(),
-                    waiter.address()) : node.acquire(key, token, leaseMillis);
-        }, RedlockNode.Taken::acquired);
+        Round<Taken> locked;
+        if (sharing.isExclusive()) {
+            NodeCommand acquisition = RedlockNode.acquisition(key, token, leaseMillis, waiter);
+            locked = Round.send(this.nodes, this.quorum, (node, answer) -> node.acquire(acquisition, token, answer),
+                    Taken::acquired);
+        }
+        else {
+            NodeCommand share = RedlockNode.shareAttempt(key, token, leaseMillis,
+                    sharing.isRead() ? "r" : "s" + sharing.permits());
+            locked = Round.send(this.nodes, this.quorum, (node, answer) -> node.share(share, key, token, answer),
+                    Taken::acquired);
+        }
         try {
             // A semaphore's permit counts only in one slot on a majority: every answer is needed to find it.
             locked.await(validUntil, sharing.isSemaphore());
@@ -74,9 +68,9 @@ final class RedlockAttempt {
     }
 
     /** A node that has the key in use with another permit count fails the attempt (undone by the caller). */
-    private void refuseMismatch(String key, Sharing sharing, Round<RedlockNode.Taken> locked) {
+    private void refuseMismatch(String key, Sharing sharing, Round<Taken> locked) {
         for (int i = 0; i < this.nodes.length; i++) {
-            RedlockNode.Taken taken = locked.answer(i);
+            Taken taken = locked.answer(i);
             if (taken != null && taken.mismatch() >= 0) {
                 long permits = taken.mismatch();
                 throw sharing.mismatch(key, (permits == 0) ? Sharing.READ
@@ -89,14 +83,14 @@ final class RedlockAttempt {
      * Whether a majority took it: for a semaphore's permit, a majority in one slot, and the permit's entries in
      * other slots are released at once (so that no node keeps a slot for a permit that counts elsewhere).
      */
-    private boolean held(String key, Round<RedlockNode.Taken> locked, Sharing sharing) {
+    private boolean held(String key, Round<Taken> locked, Sharing sharing) {
         if (!sharing.isSemaphore()) {
             return locked.successes() >= this.quorum;
         }
         int[] bySlot = new int[sharing.permits()];
         int best = -1;
         for (int i = 0; i < this.nodes.length; i++) {
-            RedlockNode.Taken taken = locked.answer(i);
+            Taken taken = locked.answer(i);
             if (taken != null && taken.acquired() && taken.slot() >= 0 && taken.slot() < bySlot.length
                     && ++bySlot[taken.slot()] >= this.quorum) {
                 best = taken.slot();
@@ -106,10 +100,9 @@ final class RedlockAttempt {
             return false;
         }
         for (int i = 0; i < this.nodes.length; i++) {
-            RedlockNode.Taken taken = locked.answer(i);
+            Taken taken = locked.answer(i);
             if (taken != null && taken.acquired() && taken.slot() != best) {
-                RedlockNode node = this.nodes[i];
-                execute(() -> node.releaseShare(key, taken.value(), 0));
+                this.nodes[i].releaseShare(key, taken.value(), 0, Round.Answer.ignored());
             }
         }
         return true;
@@ -120,7 +113,7 @@ final class RedlockAttempt {
      * (bounded by the command timeout, and the validity as a backstop): whether the lock is taken by someone
      * else or a majority is out of reach.
      */
-    int reachable(Round<RedlockNode.Taken> round, long leaseMillis) {
+    int reachable(Round<Taken> round, long leaseMillis) {
         try {
             round.await(System.nanoTime() + RedlockStore.validityNanos(leaseMillis), true);
         }
@@ -134,24 +127,26 @@ final class RedlockAttempt {
      * Undoes a failed attempt: releases the token on every node now, and again on each node whose answer
      * comes later (its acquisition may have run after this release, over another connection).
      */
-    private void undo(String key, String token, Sharing sharing, Round<RedlockNode.Taken> attempt) {
-        attempt.whenAnswered((index) -> execute(() -> release(this.nodes[index], key, token, sharing)));
+    private void undo(String key, String token, Sharing sharing, Round<Taken> attempt) {
+        NodeCommand release = sharing.isExclusive() ? RedlockNode.release(key, token, 0) : null;
+        attempt.whenAnswered(
+                (index) -> release(this.nodes[index], key, token, release, Round.Answer.<Boolean>ignored()));
         // Best effort, without waiting: whatever the token took on any node goes.
-        Round.send(this.nodes, this.quorum, this.calls, (node) -> release(node, key, token, sharing),
+        Round.<Boolean>send(this.nodes, this.quorum, (node, answer) -> release(node, key, token, release, answer),
                 (released) -> released);
     }
 
-    /** Whatever the token holds on the node goes: a write lock's value, or a share's entries. */
-    static boolean release(RedlockNode node, String key, String token, Sharing sharing) {
-        return sharing.isExclusive() ? node.release(key, token) : node.releaseShare(key, token + ':', 0);
-    }
-
-    private void execute(Runnable call) {
-        try {
-            this.calls.execute(call);
+    /**
+     * Whatever the token holds on the node goes: a write lock's value ({@code release}, built once for every node),
+     * or a share's entries ({@code release} null).
+     */
+    private static void release(RedlockNode node, String key, String token, @Nullable NodeCommand release,
+            Round.Answer<Boolean> answer) {
+        if (release != null) {
+            node.release(release, answer);
         }
-        catch (RuntimeException ex) {
-            logger.debug("Could not undo a Redlock attempt on a node", ex);
+        else {
+            node.releaseShare(key, token + ':', 0, answer);
         }
     }
 
@@ -164,12 +159,12 @@ final class RedlockAttempt {
      * moved on by then.
      * @return the token, or 0 when a majority did not confirm it in time
      */
-    private long nextFence(String key, Round<RedlockNode.Taken> locked, long validUntil, boolean share)
+    private long nextFence(String key, Round<Taken> locked, long validUntil, boolean share)
             throws InterruptedException {
         long max = 0;
         long clock = 0;
         for (int i = 0; i < this.nodes.length; i++) {
-            RedlockNode.Taken taken = locked.answer(i);
+            Taken taken = locked.answer(i);
             if (taken != null && taken.acquired()) {
                 max = Math.max(max, taken.counter());
                 clock = Math.max(clock, taken.clock());
@@ -178,8 +173,9 @@ final class RedlockAttempt {
         long fence = Math.max(max + 1, clock);
         while (System.nanoTime() - validUntil < 0) {
             long proposed = fence;
-            Round<Long> raised = Round.send(this.nodes, this.quorum, this.calls,
-                    (node) -> node.raiseFence(key, proposed, share), (stored) -> stored == proposed);
+            NodeCommand raise = RedlockNode.fence(key, proposed, share);
+            Round<Long> raised = Round.send(this.nodes, this.quorum, (node, answer) -> node.raiseFence(raise, answer),
+                    (stored) -> stored == proposed);
             raised.await(validUntil, false);
             long highest = proposed;
             for (int i = 0; i < this.nodes.length; i++) {
@@ -209,7 +205,7 @@ final class RedlockAttempt {
      * @param startNanos when the attempt was sent ({@link System#nanoTime()}): the lock's lease counts from here
      * @param round the acquisition's round, with every node's answer as it comes
      */
-    record Outcome(long fence, long startNanos, Round<RedlockNode.Taken> round) {
+    record Outcome(long fence, long startNanos, Round<Taken> round) {
     }
 
     /**

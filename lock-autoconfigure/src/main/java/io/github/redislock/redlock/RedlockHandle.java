@@ -1,8 +1,6 @@
 package io.github.redislock.redlock;
 
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
@@ -30,7 +28,7 @@ final class RedlockHandle implements StoreLock {
 
     private final long startNanos;
 
-    private final Round<RedlockNode.Taken> acquisition;
+    private final Round<Taken> acquisition;
 
     /** {@link Sharing#EXCLUSIVE} for a write lock; else the share, whose value on each node is its entry there. */
     private final Sharing sharing;
@@ -39,7 +37,7 @@ final class RedlockHandle implements StoreLock {
     private @Nullable Round<Boolean> lastExtension;
 
     RedlockHandle(RedlockStore store, String key, String token, long fence, long leaseMillis, long startNanos,
-            Round<RedlockNode.Taken> acquisition, Sharing sharing) {
+            Round<Taken> acquisition, Sharing sharing) {
         this.store = store;
         this.sharing = sharing;
         this.key = key;
@@ -57,17 +55,22 @@ final class RedlockHandle implements StoreLock {
      * renewed lease again.
      */
     synchronized Round<Boolean> sendExtension(long leaseMillis) {
-        Function<RedlockNode, Boolean> extend = (node) -> {
+        Round.Call<Boolean> extend = (node, answer) -> {
             String value = valueOn(node);
-            return value != null && (this.sharing.isExclusive() ? node.renew(this.key, value, leaseMillis)
-                    : node.renewShare(this.key, value, leaseMillis));
+            if (value == null) {
+                answer.answered(false, null);
+            }
+            else if (this.sharing.isExclusive()) {
+                node.renew(this.key, value, leaseMillis, answer);
+            }
+            else {
+                node.renewShare(this.key, value, leaseMillis, answer);
+            }
         };
         Round<Boolean> previous = this.lastExtension;
         Round<Boolean> round = (previous != null)
-                ? Round.sendAfter(previous, this.store.nodes(), this.store.quorum(), this.store.calls(), extend,
-                        (extended) -> extended)
-                : Round.send(this.store.nodes(), this.store.quorum(), this.store.calls(), extend,
-                        (extended) -> extended);
+                ? Round.sendAfter(previous, this.store.nodes(), this.store.quorum(), extend, (extended) -> extended)
+                : Round.send(this.store.nodes(), this.store.quorum(), extend, (extended) -> extended);
         this.lastExtension = round;
         return round;
     }
@@ -76,7 +79,7 @@ final class RedlockHandle implements StoreLock {
         RedlockNode[] nodes = this.store.nodes();
         for (int i = 0; i < nodes.length; i++) {
             if (nodes[i] == node) {
-                RedlockNode.Taken taken = this.acquisition.answer(i);
+                Taken taken = this.acquisition.answer(i);
                 return (taken != null) ? taken.value() : null;
             }
         }
@@ -108,10 +111,16 @@ final class RedlockHandle implements StoreLock {
     /** Reads every node: held while a majority holds this lock's token. */
     @Override
     public boolean verify() {
-        Round<Boolean> read = Round.send(this.store.nodes(), this.store.quorum(), this.store.calls(),
-                (node) -> this.sharing.isExclusive()
-                        ? Objects.requireNonNullElse(node.read(this.key), "").startsWith(this.token + ':')
-                        : holdsShare(node), (held) -> held);
+        Round<Boolean> read = Round.send(this.store.nodes(), this.store.quorum(), (node, answer) -> {
+            if (this.sharing.isExclusive()) {
+                node.read(this.key, (value, failure) -> answer.answered(
+                        (failure == null) ? (Boolean) (value != null && value.startsWith(this.token + ':')) : null,
+                        failure));
+            }
+            else {
+                holdsShare(node, answer);
+            }
+        }, (held) -> held);
         try {
             read.await(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis), false);
         }
@@ -130,9 +139,14 @@ final class RedlockHandle implements StoreLock {
     }
 
     /** Whether the node still has this share's entry, with its lease not run out. */
-    private boolean holdsShare(RedlockNode node) {
+    private void holdsShare(RedlockNode node, Round.Answer<Boolean> answer) {
         String value = valueOn(node);
-        return value != null && node.renewShare(this.key, value, 0);
+        if (value == null) {
+            answer.answered(false, null);
+        }
+        else {
+            node.renewShare(this.key, value, 0, answer);
+        }
     }
 
     /**
@@ -147,16 +161,11 @@ final class RedlockHandle implements StoreLock {
         // A node whose acquisition has not answered yet may still take the key after this release reached it (the
         // two calls go out on different threads): release there again once it answers, as a failed attempt does.
         RedlockNode[] nodes = this.store.nodes();
-        this.acquisition.whenAnswered((index) -> {
-            try {
-                this.store.calls().execute(() -> release(nodes[index], keepMillis));
-            }
-            catch (RuntimeException ex) {
-                // Closed: the key expires with its lease there.
-            }
-        });
-        Round<Boolean> release = Round.send(this.store.nodes(), this.store.quorum(), this.store.calls(),
-                (node) -> release(node, keepMillis), (released) -> released);
+        NodeCommand command = this.sharing.isExclusive() ? RedlockNode.release(this.key, this.token, keepMillis)
+                : null;
+        this.acquisition.whenAnswered((index) -> release(nodes[index], command, keepMillis, Round.Answer.<Boolean>ignored()));
+        Round<Boolean> release = Round.send(nodes, this.store.quorum(),
+                (node, answer) -> release(node, command, keepMillis, answer), (released) -> released);
         try {
             release.await(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis), false);
         }
@@ -172,12 +181,17 @@ final class RedlockHandle implements StoreLock {
         return release.successes() >= this.store.quorum();
     }
 
-    /** Compare-and-release (or keep) on one node: the value there, or the share's entry there. */
-    private boolean release(RedlockNode node, long keepMillis) {
-        if (this.sharing.isExclusive()) {
-            return node.release(this.key, this.token, keepMillis);
+    /**
+     * Compare-and-release (or keep) on one node: the write lock's value there ({@code command}, the same on every
+     * node), or the share's entry there ({@code command} null).
+     */
+    private void release(RedlockNode node, @Nullable NodeCommand command, long keepMillis,
+            Round.Answer<Boolean> answer) {
+        if (command != null) {
+            node.release(command, answer);
+            return;
         }
         String value = valueOn(node);
-        return node.releaseShare(this.key, (value != null) ? value : this.token + ':', keepMillis);
+        node.releaseShare(this.key, (value != null) ? value : this.token + ':', keepMillis, answer);
     }
 }

@@ -1,7 +1,8 @@
 package io.github.redislock.redlock;
 
-import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
@@ -12,33 +13,29 @@ import io.github.redislock.redis.support.LockKeys;
 import io.github.redislock.redis.support.LockScripts;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * One independent Redis master of a Redlock: the scripts both Redis stores run ({@code acquire.lua} as a
  * single attempt that neither queues nor takes over, {@code renew.lua}, {@code unlock.lua}; see
  * {@link LockScripts}) and its own {@code fence.lua}, next to this class, on the node's own connection
- * factory. Errors surface as the client library's exceptions; {@link RedlockStore} counts them as a node
- * that did not answer.
+ * factory, through {@link NodeCalls}: every call returns at once and its answer comes later to a
+ * {@link Round.Answer}. A command the same on every node of a round is built once ({@link #acquisition},
+ * {@link #fence}, {@link #release}). Errors come as the client library's exceptions; {@link RedlockStore} counts
+ * them as a node that did not answer.
  */
 final class RedlockNode {
 
-    @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> ACQUIRE = LockScripts.load("acquire.lua", List.class);
+    private static final NodeScript ACQUIRE = NodeScript.of(LockScripts.load("acquire.lua", List.class));
 
-    @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> RENEW = LockScripts.load("renew.lua", List.class);
+    private static final NodeScript RENEW = NodeScript.of(LockScripts.load("renew.lua", List.class));
 
-    private static final RedisScript<Long> UNLOCK = LockScripts.load("unlock.lua", Long.class);
+    private static final NodeScript UNLOCK = NodeScript.of(LockScripts.load("unlock.lua", Long.class));
 
-    private static final RedisScript<Long> FENCE = LockScripts.load(RedlockNode.class, "fence.lua", Long.class);
+    private static final NodeScript FENCE = NodeScript.of(LockScripts.load(RedlockNode.class, "fence.lua", Long.class));
 
-    @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> SHARE = LockScripts.load("share.lua", List.class);
+    private static final NodeScript SHARE = NodeScript.of(LockScripts.load("share.lua", List.class));
 
-    @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> RENEW_SHARES = LockScripts.load("share-renew.lua", List.class);
+    private static final NodeScript RENEW_SHARES = NodeScript.of(LockScripts.load("share-renew.lua", List.class));
 
     /**
      * Most calls to one node on their way at once. A stalled node holds a thread per call until the command
@@ -50,145 +47,156 @@ final class RedlockNode {
     /** How long a fencing counter lasts after its last raise. */
     static final long FENCE_TTL_MILLIS = TimeUnit.DAYS.toMillis(1);
 
+    private static final String FENCE_TTL = Long.toString(FENCE_TTL_MILLIS);
+
+    /** For calls nobody waits for: their failure is the lease's to cover (the key expires). */
+    private static final NodeCalls.Reply<Object> NOT_WAITED_FOR = (value, read, failure) -> {
+    };
+
     private final String name;
 
-    private final StringRedisTemplate redis;
+    private final NodeCalls calls;
 
     private final Semaphore inFlight = new Semaphore(MAX_CALLS_IN_FLIGHT);
 
-    RedlockNode(String name, RedisConnectionFactory connectionFactory) {
+    private final RejectedExecutionException stalled;
+
+    /**
+     * @param executor where calls that block run (Jedis; Lettuce until its shared connection is known): the store's
+     * {@code redlock-call} threads
+     */
+    RedlockNode(String name, RedisConnectionFactory connectionFactory, Executor executor) {
         this.name = name;
-        this.redis = new StringRedisTemplate(connectionFactory);
+        this.calls = NodeCalls.of(name, connectionFactory, executor);
+        this.stalled = new Stalled(name + " has " + MAX_CALLS_IN_FLIGHT + " calls on their way already");
     }
 
     /**
-     * One attempt on the key, and the lock's fencing counter on this node, read after the attempt.
-     * @return the stored value when acquired, else {@code null}; and the counter (0 when none)
+     * One attempt at a write lock, the same on every node, which also reads the lock's fencing counter once the key is
+     * taken (acquire.lua's optional fourth key): one command per node. With a {@code waiter}, the attempt of a writer
+     * that waits: taken, it queues the waiter on the node (readers that come later wait behind it, see
+     * {@code share.lua}), and a key a release handed to the waiter is taken over; its address
+     * ({@code <PUBLISH>:<channel>}) has nobody listening (Redlock waits by retries), but a release checks it as every
+     * entry. Without one, the queue keys are named but not touched.
      */
-    Taken acquire(String key, String token, long leaseMillis) {
-        return taken(key, token, this.redis.execute(ACQUIRE, scriptKeys(key), token, Long.toString(leaseMillis)));
+    static NodeCommand acquisition(String key, String token, long leaseMillis, RedlockAttempt.@Nullable Waiter waiter) {
+        String[] queue = KeySlots.queueKeys(key);
+        String[] keys = { key, queue[0], queue[1], fenceKey(key) };
+        String[] args = (waiter != null)
+                ? new String[] { token, Long.toString(leaseMillis), waiter.id(), Long.toString(waiter.entryMillis()),
+                        waiter.address() }
+                : new String[] { token, Long.toString(leaseMillis) };
+        return new NodeCommand(ACQUIRE, keys, args);
+    }
+
+    /** Sends an {@link #acquisition}: the answer is the stored value when acquired, else none; and the counter. */
+    void acquire(NodeCommand acquisition, String token, Round.Answer<Taken> answer) {
+        this.calls.<List<?>>script(acquisition, (reply, read, failure) -> {
+            if (failure != null) {
+                answer.answered(null, failure);
+            }
+            else {
+                answer.answered(Taken.ofAcquisition(token, reply), null);
+            }
+        });
     }
 
     /**
-     * One attempt of a writer that waits: taken, it queues {@code waiter} on this node (readers that come later
-     * wait behind it, see {@code share.lua}), and a key a release handed to {@code waiter} is taken over.
-     * @param address the queue entry's {@code <PUBLISH>:<channel>}: nobody listens (Redlock waits by retries), but a
-     * release checks it as every entry
+     * One attempt at a share (share.lua, never queued), the same on every node, with the fencing counter read after
+     * it: a read lock ({@code kind} "r"), or a semaphore's permit ("s" and the permit count).
      */
-    Taken acquire(String key, String token, long leaseMillis, String waiter, long entryMillis, String address) {
-        return taken(key, token, this.redis.execute(ACQUIRE, scriptKeys(key), token, Long.toString(leaseMillis),
-                waiter, Long.toString(entryMillis), address));
+    static NodeCommand shareAttempt(String key, String token, long leaseMillis, String kind) {
+        return new NodeCommand(SHARE, shareKeys(key),
+                new String[] { "take", token, Long.toString(leaseMillis), kind, "", "", "", "slots" }, fenceKey(key));
     }
 
     /**
-     * acquire.lua's reply: 1 free, 2 taken over (the value holds the token with that fence), 3 a semaphore's, 0 taken
-     * (with a third element: by readers).
+     * Sends a {@link #shareAttempt}: the answer is the entry stored when taken (a permit's in the lowest slot free
+     * here, {@code <slot>/<token>:<fence>}), else none or the permit count the key is in use with; and the counter.
      */
-    private Taken taken(String key, String token, @Nullable List<?> reply) {
-        long status = (reply != null) ? ((Number) reply.get(0)).longValue() : 0;
-        if (status == 3) {
-            return Taken.mismatch(((Number) reply.get(1)).longValue());
-        }
-        if (status != 1L && status != 2L) {
-            return (reply != null && reply.size() > 2) ? Taken.READERS : Taken.NONE;
-        }
-        long clock = ((Number) reply.get(1)).longValue();
-        return new Taken(token + ':' + clock, counter(this.redis.opsForValue().get(fenceKey(key))), clock, -1);
+    void share(NodeCommand attempt, String key, String token, Round.Answer<Taken> answer) {
+        this.calls.<List<?>>script(attempt, (reply, counter, failure) -> {
+            if (failure != null) {
+                answer.answered(null, failure);
+                return;
+            }
+            long status = (reply != null) ? ((Number) reply.get(0)).longValue() : 0;
+            if (status == 4) {
+                answer.answered(null, new IllegalStateException("'" + key + "' is a Redis key of another type on "
+                        + this.name));
+            }
+            else {
+                answer.answered(Taken.ofShare(token, reply, counter), null);
+            }
+        });
+    }
+
+    /** Compare-and-extend of a share's entry (lease 0: only checks); the answer: whether it was still held. */
+    void renewShare(String key, String entry, long leaseMillis, Round.Answer<Boolean> answer) {
+        this.calls.<List<?>>script(new NodeCommand(RENEW_SHARES, new String[] { key, KeySlots.holdersKey(key) },
+                Long.toString(leaseMillis), entry), (reply, read, failure) -> answer.answered(
+                        (failure == null) ? firstIsOne(reply) : null, failure));
     }
 
     /**
-     * One attempt at a share (share.lua, never queued): a read lock, or a semaphore's permit in the lowest slot free
-     * here ({@code <slot>/<token>:<fence>}).
-     * @return the entry stored when taken, else {@code null} or the permit count the key is in use with; and the
-     * counter
+     * Releases a share's entry ({@code <token>:} any of the token's), or keeps it {@code keepMillis} more; the answer:
+     * whether it was held.
      */
-    Taken share(String key, String token, long leaseMillis, String kind) {
-        List<?> reply = this.redis.execute(SHARE, shareKeys(key), "take", token, Long.toString(leaseMillis), kind, "",
-                "", "", "slots");
-        long status = (reply != null) ? ((Number) reply.get(0)).longValue() : 0;
-        if (status == 3) {
-            return Taken.mismatch(((Number) reply.get(1)).longValue());
-        }
-        if (status == 4) {
-            throw new IllegalStateException("'" + key + "' is a Redis key of another type on " + this.name);
-        }
-        if (status != 1L && status != 2L) {
-            return Taken.NONE;
-        }
-        long clock = ((Number) reply.get(1)).longValue();
-        String entry = ((reply.size() > 2) ? ((Number) reply.get(2)).longValue() + "/" : "") + token + ':' + clock;
-        return new Taken(entry, counter(this.redis.opsForValue().get(fenceKey(key))), clock,
-                (reply.size() > 2) ? ((Number) reply.get(2)).intValue() : -1);
+    void releaseShare(String key, String entry, long keepMillis, Round.Answer<Boolean> answer) {
+        this.calls.<List<?>>script(new NodeCommand(SHARE, shareKeys(key), "release", entry, "",
+                Long.toString(keepMillis)), (reply, read, failure) -> answer.answered(
+                        (failure == null) ? firstIsOne(reply) : null, failure));
     }
 
-    /** Compare-and-extend of a share's entry (lease 0: only checks); whether it was still held. */
-    boolean renewShare(String key, String entry, long leaseMillis) {
-        List<?> reply = this.redis.execute(RENEW_SHARES, List.of(key, KeySlots.holdersKey(key)),
-                Long.toString(leaseMillis), entry);
-        return reply != null && ((Number) reply.get(0)).longValue() == 1L;
-    }
-
-    /**
-     * Releases a share's entry ({@code <token>:} any of the token's), or keeps it {@code keepMillis} more; whether
-     * it was held.
-     */
-    boolean releaseShare(String key, String entry, long keepMillis) {
-        List<?> reply = this.redis.execute(SHARE, shareKeys(key), "release", entry, "", Long.toString(keepMillis));
-        return reply != null && ((Number) reply.get(0)).longValue() == 1L;
-    }
-
-    /** A waiting writer gives up its place on this node, passing on a key a release handed to it. */
+    /** A waiting writer gives up its place on this node, passing on a key a release handed to it; not waited for. */
     void leave(String key, String waiter) {
-        this.redis.execute(UNLOCK, scriptKeys(key), waiter + ':', waiter);
+        this.calls.script(new NodeCommand(UNLOCK, scriptKeys(key), waiter + ':', waiter), NOT_WAITED_FOR);
     }
 
-    /** A counter as read back: anything but a non-negative number (another client wrote it) counts as none. */
-    private static long counter(@Nullable String stored) {
-        if (stored == null) {
-            return 0;
-        }
-        try {
-            return Math.max(0, Long.parseLong(stored));
-        }
-        catch (NumberFormatException ex) {
-            return 0;
-        }
-    }
-
-    /**
-     * Raises the key's fencing counter to at least the token, valid for {@link #FENCE_TTL_MILLIS}; returns the
-     * counter afterwards. With {@code above} (a share's token, which must be its own) only a larger token raises
-     * it, and a counter not raised comes back negated.
-     */
-    long raiseFence(String key, long token, boolean above) {
-        Long stored = above
-                ? this.redis.execute(FENCE, List.of(fenceKey(key)), Long.toString(token),
-                        Long.toString(FENCE_TTL_MILLIS), "above")
-                : this.redis.execute(FENCE, List.of(fenceKey(key)), Long.toString(token),
-                        Long.toString(FENCE_TTL_MILLIS));
-        return (stored != null) ? stored : 0;
-    }
-
-    /** Compare-and-extend: whether the key still held the value and was extended. */
-    boolean renew(String key, String value, long leaseMillis) {
-        List<?> reply = this.redis.execute(RENEW, List.of(key), Long.toString(leaseMillis), value);
+    private static boolean firstIsOne(@Nullable List<?> reply) {
         return reply != null && ((Number) reply.get(0)).longValue() == 1L;
     }
 
-    /** Compare-and-release of whatever the token holds here; whether it held it. */
-    boolean release(String key, String token) {
-        return release(key, token, 0);
+    /**
+     * Raising the key's fencing counter to at least the token, valid for {@link #FENCE_TTL_MILLIS}, the same on every
+     * node. With {@code above} (a share's token, which must be its own) only a larger token raises it.
+     */
+    static NodeCommand fence(String key, long token, boolean above) {
+        String[] keys = { fenceKey(key) };
+        return above ? new NodeCommand(FENCE, keys, Long.toString(token), FENCE_TTL, "above")
+                : new NodeCommand(FENCE, keys, Long.toString(token), FENCE_TTL);
     }
 
     /**
-     * Compare-and-release, or with {@code keepMillis > 0} (holdAtLeast) compare-and-keep: the key stays here,
-     * owned by nobody, that many more milliseconds and then expires (unlock.lua's keep branch); whether it held it.
+     * Sends a {@link #fence} raise; the answer is the counter afterwards ({@code 0} for none), negated when a share's
+     * token did not raise it.
      */
-    boolean release(String key, String token, long keepMillis) {
-        Long released = (keepMillis > 0)
-                ? this.redis.execute(UNLOCK, scriptKeys(key), token + ':', "", "", Long.toString(keepMillis))
-                : this.redis.execute(UNLOCK, scriptKeys(key), token + ':');
-        return released != null && released != 0L;
+    void raiseFence(NodeCommand fence, Round.Answer<Long> answer) {
+        this.calls.<Long>script(fence, (stored, read, failure) -> answer.answered(
+                (failure == null) ? (Long) ((stored != null) ? stored : 0L) : null, failure));
+    }
+
+    /** Compare-and-extend; the answer: whether the key still held the value and was extended. */
+    void renew(String key, String value, long leaseMillis, Round.Answer<Boolean> answer) {
+        this.calls.<List<?>>script(new NodeCommand(RENEW, new String[] { key }, Long.toString(leaseMillis), value),
+                (reply, read, failure) -> answer.answered((failure == null) ? firstIsOne(reply) : null, failure));
+    }
+
+    /**
+     * Compare-and-release of whatever the token holds, the same on every node; or with {@code keepMillis > 0}
+     * (holdAtLeast) compare-and-keep: the key stays, owned by nobody, that many more milliseconds and then expires
+     * (unlock.lua's keep branch).
+     */
+    static NodeCommand release(String key, String token, long keepMillis) {
+        return (keepMillis > 0)
+                ? new NodeCommand(UNLOCK, scriptKeys(key), token + ':', "", "", Long.toString(keepMillis))
+                : new NodeCommand(UNLOCK, scriptKeys(key), token + ':');
+    }
+
+    /** Sends a {@link #release}; the answer: whether the node held it. */
+    void release(NodeCommand release, Round.Answer<Boolean> answer) {
+        this.calls.<Long>script(release, (released, read, failure) -> answer.answered(
+                (failure == null) ? (Boolean) (released != null && released != 0L) : null, failure));
     }
 
     /** Takes one of the node's call slots; false when all are taken. */
@@ -201,9 +209,23 @@ final class RedlockNode {
         this.inFlight.release();
     }
 
-    /** The key's value on this node. */
-    @Nullable String read(String key) {
-        return this.redis.opsForValue().get(key);
+    /**
+     * The failure of a call refused because the node has {@link #MAX_CALLS_IN_FLIGHT} on their way: one per node,
+     * without a stack trace (it says where the node stands, not where the caller was), as a node that lags behind the
+     * majority answering every round may be refused often.
+     */
+    RejectedExecutionException stalled() {
+        return this.stalled;
+    }
+
+    /** Calls of rounds sent to this node and not answered yet. */
+    int callsOnTheirWay() {
+        return MAX_CALLS_IN_FLIGHT - this.inFlight.availablePermits();
+    }
+
+    /** Reads the key's value on this node. */
+    void read(String key, Round.Answer<String> answer) {
+        this.calls.get(key, (value, read, failure) -> answer.answered(value, failure));
     }
 
     /**
@@ -217,15 +239,15 @@ final class RedlockNode {
     }
 
     /** The lock key and the queue keys the shared scripts expect (a writer that waits queues there). */
-    private static List<String> scriptKeys(String key) {
+    private static String[] scriptKeys(String key) {
         String[] queue = KeySlots.queueKeys(key);
-        return Arrays.asList(key, queue[0], queue[1]);
+        return new String[] { key, queue[0], queue[1] };
     }
 
     /** share.lua's keys: the lock key, its queue, queue entries and holders. */
-    private static List<String> shareKeys(String key) {
+    private static String[] shareKeys(String key) {
         String[] companions = KeySlots.shareKeys(key);
-        return Arrays.asList(key, companions[0], companions[1], companions[2]);
+        return new String[] { key, companions[0], companions[1], companions[2] };
     }
 
     @Override
@@ -233,34 +255,16 @@ final class RedlockNode {
         return this.name;
     }
 
-    /**
-     * What one attempt found on this node: the value stored when acquired (a share's entry), the fencing counter,
-     * the node's clock in microseconds when it took the key, and a permit's slot (-1 for none; -2 not taken because
-     * readers hold the key); or, the key in use
-     * with another permit count, that count (0 a read lock, 1 a write lock, N a semaphore of N; -1 for none).
-     */
-    record Taken(@Nullable String value, long counter, long clock, int slot, long mismatch) {
+    /** {@link #stalled()}: without a stack trace, so that one instance can be shared. */
+    private static final class Stalled extends RejectedExecutionException {
 
-        static final Taken NONE = new Taken(null, 0, 0, -1, -1);
-
-        /** Not taken: readers hold the key on this node. */
-        static final Taken READERS = new Taken(null, 0, 0, -2, -1);
-
-        Taken(@Nullable String value, long counter, long clock, int slot) {
-            this(value, counter, clock, slot, -1);
+        Stalled(String message) {
+            super(message);
         }
 
-        static Taken mismatch(long permits) {
-            return new Taken(null, 0, 0, -1, permits);
-        }
-
-        boolean acquired() {
-            return this.value != null;
-        }
-
-        /** Not taken because readers hold the key here: a writer then waits with a place in the queue. */
-        boolean readers() {
-            return this == READERS;
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
         }
     }
 }

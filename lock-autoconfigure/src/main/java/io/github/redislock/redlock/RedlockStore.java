@@ -47,7 +47,7 @@ public final class RedlockStore implements LockStore {
 
     private final String keyPrefix;
 
-    /** Sends node calls in parallel. */
+    /** Runs the node calls that block (Jedis; a Lettuce node until its shared connection is known). */
     private final ExecutorService calls;
 
     /**
@@ -76,20 +76,21 @@ public final class RedlockStore implements LockStore {
             throw new IllegalArgumentException("Redlock needs at least 3 independent Redis masters, not "
                     + nodes.size());
         }
-        this.nodes = new RedlockNode[nodes.size()];
-        for (int i = 0; i < this.nodes.length; i++) {
-            this.nodes[i] = new RedlockNode("node " + i, nodes.get(i));
-        }
-        this.quorum = nodes.size() / 2 + 1;
         this.keyPrefix = LockKeys.checkedPrefix((keyPrefix != null) ? keyPrefix : "");
         // Bounded: each node has at most RedlockNode.MAX_CALLS_IN_FLIGHT calls on their way (a stalled node's
         // calls fail past that), so the pool needs no more threads than that for every node; twice that lets a
-        // thread that just ended a call finish returning to the pool. A thread is made only when none is idle.
-        this.calls = new ThreadPoolExecutor(0, 2 * this.nodes.length * RedlockNode.MAX_CALLS_IN_FLIGHT, 60,
+        // thread that just ended a call finish returning to the pool. A thread is made only when none is idle: on
+        // Lettuce's shared connections, only to look the connection up (calls do not block there).
+        this.calls = new ThreadPoolExecutor(0, 2 * nodes.size() * RedlockNode.MAX_CALLS_IN_FLIGHT, 60,
                 TimeUnit.SECONDS, new SynchronousQueue<>(), DaemonThreads.named("redlock-call"));
+        this.nodes = new RedlockNode[nodes.size()];
+        for (int i = 0; i < this.nodes.length; i++) {
+            this.nodes[i] = new RedlockNode("node " + i, nodes.get(i), this.calls);
+        }
+        this.quorum = nodes.size() / 2 + 1;
         this.holders = HolderView.forNodes(nodes, this.keyPrefix, RedlockNode::fenceKey);
         this.waits = new RedlockWaiting(this.nodes, this.quorum, this.tokens,
-                new RedlockAttempt(this.nodes, this.quorum, this.calls), this.keyPrefix);
+                new RedlockAttempt(this.nodes, this.quorum), this.keyPrefix);
     }
 
     /** The prefixed key, checked as on a single Redis. */
@@ -227,10 +228,6 @@ public final class RedlockStore implements LockStore {
 
     int quorum() {
         return this.quorum;
-    }
-
-    ExecutorService calls() {
-        return this.calls;
     }
 
     /** Who holds the key now, as a majority of the nodes says (see {@link HolderView}). */

@@ -76,7 +76,7 @@ final class RedlockWaiting {
      */
     @Nullable RedlockHandle take(RedlockStore store, String key, long leaseMillis, long deadline, Sharing sharing) {
         RedlockAttempt.Waiter place = null;
-        List<Round<RedlockNode.Taken>> queued = List.of();
+        List<Round<Taken>> queued = List.of();
         boolean counted = false;
         try {
             while (true) {
@@ -122,15 +122,15 @@ final class RedlockWaiting {
                 this.waiting.computeIfPresent(key, (name, threads) -> (threads == 1) ? null : threads - 1);
             }
             if (place != null) {
-                leave(store, key, place.id(), queued);
+                leave(key, place.id(), queued);
             }
         }
     }
 
     /** Whether a node answered that readers hold the key there. */
-    private boolean readersHold(Round<RedlockNode.Taken> round) {
+    private boolean readersHold(Round<Taken> round) {
         for (int i = 0; i < this.nodes.length; i++) {
-            RedlockNode.Taken taken = round.answer(i);
+            Taken taken = round.answer(i);
             if (taken != null && taken.readers()) {
                 return true;
             }
@@ -148,20 +148,12 @@ final class RedlockWaiting {
      * Leaves the place on every node, without waiting, passing on a key handed to it; and again on each node whose
      * answer to an attempt comes later (that attempt may queue the place after this leave).
      */
-    private void leave(RedlockStore store, String key, String id, List<Round<RedlockNode.Taken>> queued) {
-        Round.send(this.nodes, this.quorum, store.calls(), (node) -> {
+    private void leave(String key, String id, List<Round<Taken>> queued) {
+        for (RedlockNode node : this.nodes) {
             node.leave(key, id);
-            return true;
-        }, (left) -> left);
-        for (Round<RedlockNode.Taken> round : queued) {
-            round.whenAnswered((index) -> {
-                try {
-                    store.calls().execute(() -> this.nodes[index].leave(key, id));
-                }
-                catch (RuntimeException ex) {
-                    // Closed: the entry expires by itself.
-                }
-            });
+        }
+        for (Round<Taken> round : queued) {
+            round.whenAnswered((index) -> this.nodes[index].leave(key, id));
         }
     }
 

@@ -1,9 +1,6 @@
 package io.github.redislock.redlock;
 
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.function.IntConsumer;
 import java.util.function.Predicate;
 
@@ -12,15 +9,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * One call sent to every node at once, and its answers as they come: the caller waits until a majority
  * succeeded, a majority can no longer succeed, or (when it asks for all) every node answered, or its deadline.
- * A node that answers later is still recorded (an acquisition that went through after all, say). A round may
- * follow an earlier one node by node ({@link #sendAfter}), so that its calls are applied after that round's.
+ * A node that answers later is still recorded (an acquisition that went through after all, say).
  */
 final class Round<T> {
 
-    private final Object[] answers;
+    private final @Nullable Object[] answers;
 
-    /** Per node, whether its call ended (answered or failed). */
-    private final boolean[] ended;
+    /** Which nodes answered (an answer may be null). */
+    private final boolean[] done;
 
     private final Predicate<T> success;
 
@@ -37,65 +33,60 @@ final class Round<T> {
 
     private Round(int nodes, int quorum, Predicate<T> success) {
         this.answers = new Object[nodes];
-        this.ended = new boolean[nodes];
+        this.done = new boolean[nodes];
         this.quorum = quorum;
         this.success = success;
     }
 
-    /** Sends the call to every node on the executor. */
-    static <T> Round<T> send(RedlockNode[] nodes, int quorum, Executor executor, Function<RedlockNode, T> call,
-            Predicate<T> success) {
+    /**
+     * Sends the call to every node from this thread; each node's answer comes back through the {@link Answer} it
+     * was given, on whichever thread received it (see {@link NodeCalls}).
+     */
+    static <T> Round<T> send(RedlockNode[] nodes, int quorum, Call<T> call, Predicate<T> success) {
         Round<T> round = new Round<>(nodes.length, quorum, success);
         for (int i = 0; i < nodes.length; i++) {
-            round.sendTo(i, nodes[i], executor, call);
+            round.sendTo(i, nodes[i], call);
         }
         return round;
     }
 
     /**
-     * Sends the call to every node on the executor, to each only once its call of {@code previous} has ended
-     * (answered or failed): what this round writes on a node is applied after what that round wrote there,
-     * whichever connection and thread each goes over. A node still busy with the earlier call counts as not
-     * answered yet.
+     * Sends the call to every node, to each only once its call of {@code previous} has ended (answered or failed):
+     * what this round writes on a node is applied after what that round wrote there, whichever connection and
+     * thread each goes over. A node still busy with the earlier call counts as not answered yet.
      */
-    static <T> Round<T> sendAfter(Round<?> previous, RedlockNode[] nodes, int quorum, Executor executor,
-            Function<RedlockNode, T> call, Predicate<T> success) {
+    static <T> Round<T> sendAfter(Round<?> previous, RedlockNode[] nodes, int quorum, Call<T> call,
+            Predicate<T> success) {
         Round<T> round = new Round<>(nodes.length, quorum, success);
-        previous.afterEach((index) -> round.sendTo(index, nodes[index], executor, call));
+        previous.afterEach((index) -> round.sendTo(index, nodes[index], call));
         return round;
     }
 
-    private void sendTo(int index, RedlockNode node, Executor executor, Function<RedlockNode, T> call) {
+    private void sendTo(int index, RedlockNode node, Call<T> call) {
         if (!node.startCall()) {
-            // The node has as many calls on their way as it may: it is stalled, and counts as failed.
-            answered(index, null, new RejectedExecutionException(node + " has " + RedlockNode.MAX_CALLS_IN_FLIGHT
-                    + " calls on their way already"));
+            // The node has as many calls on their way as it may: it is stalled (or far behind the others), and
+            // counts as failed.
+            answered(index, null, node.stalled());
             return;
         }
+        Answer<T> answer = new NodeAnswer(index, node);
         try {
-            executor.execute(() -> {
-                try {
-                    answered(index, call.apply(node), null);
-                }
-                catch (RuntimeException ex) {
-                    answered(index, null, ex);
-                }
-                finally {
-                    node.callEnded();
-                }
-            });
+            call.send(node, answer);
         }
         catch (RuntimeException ex) {
-            node.callEnded();
-            answered(index, null, ex);
+            answer.answered(null, ex);
         }
     }
 
-    private void answered(int index, @Nullable T answer, @Nullable RuntimeException failure) {
+    /** Records the node's answer, its first only; whether it was the first. */
+    private boolean answered(int index, @Nullable T answer, @Nullable RuntimeException failure) {
         IntConsumer late;
         synchronized (this) {
+            if (this.done[index]) {
+                return false;
+            }
+            this.done[index] = true;
             this.answers[index] = (failure != null) ? failure : answer;
-            this.ended[index] = true;
             if (failure == null && this.success.test(answer)) {
                 this.successes++;
             }
@@ -106,11 +97,16 @@ final class Round<T> {
                 }
             }
             late = this.late;
-            notifyAll();
+            if (decided()) {
+                // Only now can a waiter go on (it waits for the outcome, or for every answer, which decides too):
+                // one wake-up per round rather than one per answer.
+                notifyAll();
+            }
         }
         if (late != null) {
             late.accept(index);
         }
+        return true;
     }
 
     /**
@@ -128,7 +124,7 @@ final class Round<T> {
     private void afterEach(IntConsumer action) {
         boolean[] answered;
         synchronized (this) {
-            answered = this.ended.clone();
+            answered = this.done.clone();
             whenAnswered(action);
         }
         for (int i = 0; i < answered.length; i++) {
@@ -197,5 +193,52 @@ final class Round<T> {
             }
         }
         return null;
+    }
+
+    /**
+     * Sends one node its part of a round.
+     * @param <T> what the node answers
+     */
+    @FunctionalInterface
+    interface Call<T> {
+
+        /** Sends the call; its answer (or failure) goes to {@code answer}, exactly once, now or later. */
+        void send(RedlockNode node, Answer<T> answer);
+    }
+
+    /**
+     * Where a node's answer goes.
+     * @param <T> what the node answers
+     */
+    @FunctionalInterface
+    interface Answer<T> {
+
+        void answered(@Nullable T value, @Nullable RuntimeException failure);
+
+        /** For calls nobody waits for (an undo, a share's entry in a slot that did not count): the lease covers them. */
+        static <T> Answer<T> ignored() {
+            return (value, failure) -> {
+            };
+        }
+    }
+
+    /** One node's answer to this round: recorded, and the node's call slot given back. */
+    private final class NodeAnswer implements Answer<T> {
+
+        private final int index;
+
+        private final RedlockNode node;
+
+        NodeAnswer(int index, RedlockNode node) {
+            this.index = index;
+            this.node = node;
+        }
+
+        @Override
+        public void answered(@Nullable T value, @Nullable RuntimeException failure) {
+            if (Round.this.answered(this.index, value, failure)) {
+                this.node.callEnded();
+            }
+        }
     }
 }

@@ -40,6 +40,14 @@
  * the key is released on every node when the outermost handle closes; other threads, and non-reentrant
  * (asynchronous, reactive) requests, are kept out. Several keys are taken in order, all or nothing.
  * <p>
+ * Threads. An attempt is three rounds (the take with the counter read in the same script, the fencing token's raise,
+ * and at the end the release), each sent to every node at once from the caller's thread, the caller waiting once for
+ * the round's outcome. On Lettuce's shared connections (Spring Boot's default) no round holds a thread while it
+ * waits: the replies come on Lettuce's I/O thread ({@code LettuceNodeCalls}). On Jedis, or
+ * a Lettuce factory without a shared connection, each call is a blocking template call on the store's
+ * {@code redlock-call} threads. Either way a node has at most a bounded number of calls on their way, so that a
+ * stalled node fails further calls at once instead of piling them up.
+ * <p>
  * Limits. A node restarted without its data (no persistence, or {@code appendfsync} other than
  * {@code always}) forgets the locks and counters it had: keep a restarted node out of the configuration for
  * one lease (the Redlock rule; this store does not detect restarts), and keep fewer nodes restarting empty than

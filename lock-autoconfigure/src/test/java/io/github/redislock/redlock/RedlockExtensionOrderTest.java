@@ -44,8 +44,9 @@ class RedlockExtensionOrderTest {
     @Test
     void anExtensionReachesASlowNodeAfterTheRenewalOnItsWayThere() throws Exception {
         List<RedisConnectionFactory> nodes = masters.connect(Duration.ofSeconds(5));
-        // Connections from a pool, not one shared connection per node: there one node's calls, made on different
-        // threads, can overtake each other (as over a slow network, or on Jedis).
+        // Connections from a pool, not one shared connection per node: on a shared connection, once it is known,
+        // every call to a node goes out in the order it was made, from the caller's thread, so a renewal can only
+        // be overtaken where calls go over several connections, as here (and on Jedis).
         nodes.forEach((node) -> ((LettuceConnectionFactory) node).setShareNativeConnection(false));
         HeldBackScript slow = new HeldBackScript();
         ((AbstractRedisClient) ((LettuceConnectionFactory) nodes.get(2)).getNativeClient()).addListener(slow);

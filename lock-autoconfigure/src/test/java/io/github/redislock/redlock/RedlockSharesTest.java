@@ -122,13 +122,16 @@ class RedlockSharesTest {
     }
 
     /**
-     * A reader holds; a writer of another application waits (its place queued on the nodes); a reader of a third
-     * that comes after it waits too (by retries), and gets in only after the writer (see {@link ArrivalOrder}).
+     * A reader holds (on every master, not only the majority its acquire waited for); a writer of another application
+     * waits (its place queued on the nodes); a reader of a third that comes after it waits too (by retries), and gets
+     * in only after the writer (see {@link ArrivalOrder}).
      */
     @Test
     void aReaderArrivingWhileAWriterWaitsGetsInOnlyAfterTheWriter() throws Exception {
         LockEngine late = application("late");
         ArrivalOrder.readerBehindAWaitingWriter("doc", application("first"), application("writer"), late,
+                () -> await().atMost(Duration.ofSeconds(10)).until(() -> masters.all().stream().allMatch(
+                        (master) -> ((Number) master.command("ZCARD", KeySlots.holdersKey("doc"))).longValue() == 1)),
                 () -> await().atMost(Duration.ofSeconds(10)).until(() -> masters.all().stream().allMatch(
                         (master) -> ((Number) master.command("LLEN", KeySlots.queueKey("doc"))).longValue() == 1)),
                 () -> await().atMost(Duration.ofSeconds(10))

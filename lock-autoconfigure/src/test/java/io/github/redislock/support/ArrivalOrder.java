@@ -27,15 +27,31 @@ public final class ArrivalOrder {
     }
 
     /**
-     * Runs the scenario and checks the order: writer in, writer out, late reader in.
+     * Runs the scenario and checks the order: writer in, writer out, late reader in. For a store where the first
+     * reader holds wherever the writer looks once its acquire returned.
      * @param writerWaits returns once the writer waits where the store keeps its waiters
      * @param lateReaderWaits returns once the late reader waits too
      */
     public static void readerBehindAWaitingWriter(String key, LockEngine first, LockEngine writing, LockEngine late,
             Runnable writerWaits, Runnable lateReaderWaits) throws Exception {
+        readerBehindAWaitingWriter(key, first, writing, late, () -> {
+        }, writerWaits, lateReaderWaits);
+    }
+
+    /**
+     * Runs the scenario and checks the order: writer in, writer out, late reader in.
+     * @param readerHolds returns once the first reader holds wherever the writer will look: on Redlock every node, as
+     * its acquire returns once a majority has it, and a node whose call is still on its way may see the writer's
+     * attempt first (the writer then takes that node and lets go of it at every attempt, and never queues there)
+     * @param writerWaits returns once the writer waits where the store keeps its waiters
+     * @param lateReaderWaits returns once the late reader waits too
+     */
+    public static void readerBehindAWaitingWriter(String key, LockEngine first, LockEngine writing, LockEngine late,
+            Runnable readerHolds, Runnable writerWaits, Runnable lateReaderWaits) throws Exception {
         ConcurrentLinkedQueue<String> order = new ConcurrentLinkedQueue<>();
         LockRequest read = LockRequest.of(key, WAIT, null).mode(LockMode.READ);
         LockHandle reader = first.acquire(read);
+        readerHolds.run();
         CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
             try (LockHandle lock = writing.acquire(LockRequest.of(key, WAIT, null))) {
                 order.add("writer in");

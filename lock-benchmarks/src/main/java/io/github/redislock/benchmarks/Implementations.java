@@ -38,6 +38,12 @@ public final class Implementations {
 
     public static final String REDISSON_WATCHDOG = "redisson-watchdog";
 
+    /** Redisson's {@code RedissonMultiLock} over the five masters of {@link #OURS_REDLOCK}, watchdog lease. */
+    public static final String REDISSON_MULTI_LOCK = "redisson-multilock-5";
+
+    /** Redisson's {@code RedissonRedLock} over the five masters of {@link #OURS_REDLOCK}, watchdog lease. */
+    public static final String REDISSON_RED_LOCK = "redisson-redlock-5";
+
     public static final String SI_SPIN = "si-spin";
 
     public static final String SI_PUBSUB = "si-pubsub";

@@ -67,7 +67,8 @@ public final class ResultTable {
                 + "(faster for rates, costlier for everything else), \"-\" means the peer was not measured there.");
         out.println("Peers: lettuce = raw Lettuce SET NX PX + EVALSHA compare-and-delete on one shared connection; "
                 + "naive = StringRedisTemplate setIfAbsent + DefaultRedisScript; redisson = RLock tryLock(wait, 30 s); "
-                + "redisson-wd = RLock watchdog (leaseTime -1); si-spin / si-pubsub = Spring Integration "
+                + "redisson-wd = RLock watchdog (leaseTime -1); r-multi-5 / r-red-5 = RedissonMultiLock / "
+                + "RedissonRedLock over the five masters of ours-redlock-5, watchdog; si-spin / si-pubsub = Spring Integration "
                 + "RedisLockRegistry SPIN_LOCK / PUB_SUB_LOCK; curator / si-zk = Curator InterProcessMutex / Spring "
                 + "Integration ZookeeperLockRegistry (the ZooKeeper sections, on one in-process ZooKeeper server). "
                 + "In the semaphore and read-mostly sections: redisson = RPermitExpirableSemaphore / RReadWriteLock, "
@@ -136,6 +137,8 @@ public final class ResultTable {
         peers.put("redisson", Set.of(Implementations.REDISSON, Implementations.REDISSON_PERMIT_SEMAPHORE,
                 Implementations.REDISSON_READ_WRITE));
         peers.put("redisson-wd", Set.of(Implementations.REDISSON_WATCHDOG));
+        peers.put("r-multi-5", Set.of(Implementations.REDISSON_MULTI_LOCK));
+        peers.put("r-red-5", Set.of(Implementations.REDISSON_RED_LOCK));
         peers.put("si-spin", Set.of(Implementations.SI_SPIN));
         peers.put("si-pubsub", Set.of(Implementations.SI_PUBSUB));
         peers.put("curator", Set.of(Implementations.CURATOR_MUTEX, Implementations.CURATOR_SEMAPHORE,

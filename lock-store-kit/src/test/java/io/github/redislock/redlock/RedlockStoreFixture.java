@@ -9,9 +9,12 @@ import io.github.redislock.testsupport.RedisServer;
 import io.github.redislock.storekit.RedisNodes;
 import io.github.redislock.storekit.StoreFixture;
 import io.github.redislock.testsupport.RedlockMasters;
+import io.github.redislock.testsupport.TestConnections.ClientLibrary;
 
 /**
- * Redlock under the kit: each application a {@link RedlockStore} on Lettuce factories of its own, one per master.
+ * Redlock under the kit: each application a {@link RedlockStore} on factories of its own, one per master, of the
+ * client library given (on Lettuce its calls go out on the shared connections without blocking, on Jedis as blocking
+ * calls on the store's threads).
  * A lock is lost by deleting its key on every master (a renewal then finds no majority holding it); residue is
  * any key beginning with the lock key on any master, but the fencing counter, which outlives locks by design.
  */
@@ -19,13 +22,16 @@ final class RedlockStoreFixture implements StoreFixture {
 
     private final RedlockMasters masters;
 
-    RedlockStoreFixture(RedlockMasters masters) {
+    private final ClientLibrary library;
+
+    RedlockStoreFixture(RedlockMasters masters, ClientLibrary library) {
         this.masters = masters;
+        this.library = library;
     }
 
     @Override
     public LockStore newStore() {
-        return new RedlockStore(this.masters.connect(Duration.ofSeconds(5)), "kit:");
+        return new RedlockStore(this.masters.connect(Duration.ofSeconds(5), this.library), "kit:");
     }
 
     @Override

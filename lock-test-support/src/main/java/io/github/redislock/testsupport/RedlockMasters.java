@@ -75,9 +75,14 @@ public final class RedlockMasters implements BeforeAllCallback, AfterEachCallbac
      * fresh ones: a factory whose node was down may still be in its reconnect back-off.
      */
     public List<RedisConnectionFactory> connect(Duration commandTimeout) {
+        return connect(commandTimeout, TestConnections.ClientLibrary.LETTUCE);
+    }
+
+    /** One started factory of that client library per master, destroyed after the test. */
+    public List<RedisConnectionFactory> connect(Duration commandTimeout, TestConnections.ClientLibrary library) {
         List<RedisConnectionFactory> connected = new ArrayList<>();
         for (RedisServer master : this.masters) {
-            connected.add(TestConnections.lettuce(master, commandTimeout));
+            connected.add(library.connect(master, commandTimeout));
         }
         this.factories.addAll(connected);
         return connected;

@@ -12,6 +12,9 @@
 --          over hand-offs)
 -- ARGV[4]: how long the application's queue entry stays valid without being refreshed, in ms
 -- ARGV[5]: how the application hears hand-offs: '<PUBLISH or SPUBLISH>:<channel>'
+-- KEYS[4]: optional (Redlock, whose nodes are never a cluster): the lock's fencing counter, read once the key is
+--          taken and returned as a third element of {1, ...} and {2, ...} ('' for none): read after the take, in the
+--          same step, instead of by a command of its own
 -- Returns {1, fence}: the lock is now ours under '<token>:<fence>'. A replay of the same call (lost reply,
 --                     client reconnect) finds our own token and returns {1, fence} again without counting twice.
 --         {2, fence}: the lock had been handed to this application; it is now ours under '<token>:<fence>'
@@ -21,12 +24,19 @@
 --         {3, N}:     the key is a semaphore of N permits (share.lua's marker '~s<N>:<fence>'), which never shares
 --                     a key with a write lock: nothing queued. (Readers' marker '~r:<fence>' is held by someone
 --                     else: a writer queues, and share.lua hands the key on once the last reader is gone.)
+-- The reply of a take: the status and fence, and KEYS[4]'s counter when asked for.
+local function taken(status, fence)
+    if KEYS[4] then
+        return {status, fence, redis.call('GET', KEYS[4]) or ''}
+    end
+    return {status, fence}
+end
 -- Free (the common case, tried first): the fence is Redis time in microseconds.
 local time = redis.call('TIME')
 local fence = tonumber(time[1]) * 1000000 + tonumber(time[2])
 -- %d keeps all digits (a plain tostring would switch to exponent notation at this size).
 if redis.call('SET', KEYS[1], ARGV[1] .. ':' .. string.format('%d', fence), 'NX', 'PX', ARGV[2]) then
-    return {1, fence}
+    return taken(1, fence)
 end
 -- Taken. (A script sees the clock stand still, so the key cannot have expired since the SET.)
 local current = redis.call('GET', KEYS[1])
@@ -35,11 +45,11 @@ local colon = string.find(current, ':', 1, true)
 local owner = colon and string.sub(current, 1, colon - 1)
 local held = colon and string.sub(current, colon + 1)
 if owner == ARGV[1] then
-    return {1, tonumber(held)}
+    return taken(1, tonumber(held))
 end
 if ARGV[3] and owner == ARGV[3] then
     redis.call('SET', KEYS[1], ARGV[1] .. ':' .. held, 'PX', ARGV[2])
-    return {2, tonumber(held)}
+    return taken(2, tonumber(held))
 end
 local permits = owner and string.match(owner, '^~s([1-9]%d*)$')
 if permits then
@@ -69,4 +79,4 @@ if fence <= last then
     fence = last + 1
 end
 redis.call('SET', KEYS[1], ARGV[1] .. ':' .. string.format('%d', fence), 'PX', ARGV[2])
-return {1, fence}
+return taken(1, fence)

@@ -55,6 +55,8 @@ public final class UncontendedSuite {
             new Case(Implementations.OURS_REDLOCK, RedlockBenchmark.class, "templateRenewedLease"),
             new Case(Implementations.REDISSON, RedissonBenchmark.class, "fixedLease"),
             new Case(Implementations.REDISSON_WATCHDOG, RedissonBenchmark.class, "watchdog"),
+            new Case(Implementations.REDISSON_MULTI_LOCK, RedissonMultiMasterBenchmark.class, "multiLock"),
+            new Case(Implementations.REDISSON_RED_LOCK, RedissonMultiMasterBenchmark.class, "redLock"),
             new Case(Implementations.SI_SPIN, IntegrationRegistryBenchmark.class, "spinLock"),
             new Case(Implementations.SI_PUBSUB, IntegrationRegistryBenchmark.class, "pubSubLock"),
             new Case(Implementations.OURS_ZOOKEEPER, ZooKeeperBenchmark.class, "ours", ZOOKEEPER_SECTION),
