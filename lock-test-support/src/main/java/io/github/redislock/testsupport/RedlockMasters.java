@@ -42,9 +42,22 @@ public final class RedlockMasters implements BeforeAllCallback, AfterEachCallbac
         }
     }
 
+    /**
+     * Each factory destroyed within {@link TestConnections#destroy}'s limit (an extension's callback has no JUnit
+     * timeout: a shutdown that never ends would hang the build), all of them and every master brought back even
+     * when one fails; then the first failure is thrown.
+     */
     @Override
     public void afterEach(ExtensionContext context) {
-        this.factories.forEach(TestConnections::destroy);
+        RuntimeException failure = null;
+        for (RedisConnectionFactory factory : this.factories) {
+            try {
+                TestConnections.destroy(factory);
+            }
+            catch (RuntimeException ex) {
+                failure = (failure != null) ? failure : ex;
+            }
+        }
         this.factories.clear();
         for (RedisServer master : this.masters) {
             if (!master.isRunning()) {
@@ -53,11 +66,16 @@ public final class RedlockMasters implements BeforeAllCallback, AfterEachCallbac
             master.resume();
             master.flushAll();
         }
+        if (failure != null) {
+            throw failure;
+        }
     }
 
+    /** Stops the masters; a run of the class again (same extension instance, same JVM) starts new ones. */
     @Override
     public void afterAll(ExtensionContext context) {
         this.masters.forEach(RedisServer::close);
+        this.masters.clear();
     }
 
     /** Master {@code i}. */

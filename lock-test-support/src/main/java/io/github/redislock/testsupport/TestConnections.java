@@ -17,6 +17,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /** Lettuce and Jedis connection factories on a test server or cluster, as Spring Boot would build them. */
 public final class TestConnections {
 
+    /** How long destroying a factory may take; it takes well under a second when nothing is stuck. */
+    static final Duration DESTROY_LIMIT = Duration.ofSeconds(30);
+
     private TestConnections() {
     }
 
@@ -79,13 +82,28 @@ public final class TestConnections {
         return factory;
     }
 
-    /** Destroys a factory made here. */
+    /**
+     * Destroys a factory made here, failing after {@link #DESTROY_LIMIT} rather than waiting for ever: Lettuce's
+     * client shutdown waits for its connections to close without a limit, and a factory's lock is taken
+     * uninterruptibly, while calls a closed store left on their way may still be connecting on it.
+     * @throws IllegalStateException if it failed or did not end in time (see {@link BoundedCall})
+     */
     public static void destroy(RedisConnectionFactory factory) {
-        try {
+        BoundedCall.run("destroying the connection factory " + describe(factory), DESTROY_LIMIT, () -> {
             ((DisposableBean) factory).destroy();
+            return null;
+        });
+    }
+
+    private static String describe(RedisConnectionFactory factory) {
+        if (factory instanceof LettuceConnectionFactory lettuce) {
+            return "(Lettuce) " + (lettuce.isClusterAware() ? "on a cluster"
+                    : "on " + lettuce.getHostName() + ":" + lettuce.getPort());
         }
-        catch (Exception ex) {
-            throw new IllegalStateException(ex);
+        if (factory instanceof JedisConnectionFactory jedis) {
+            return "(Jedis) " + (jedis.isRedisClusterAware() ? "on a cluster"
+                    : "on " + jedis.getHostName() + ":" + jedis.getPort());
         }
+        return factory.toString();
     }
 }
