@@ -20,6 +20,7 @@ import io.github.redislock.testsupport.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisServerExtension;
 import io.github.redislock.testsupport.RedisServer;
 import io.github.redislock.testsupport.SilenceMeter;
+import io.github.redislock.testsupport.StallMeter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -300,42 +301,52 @@ class LeaseRenewalTest {
     @Test
     void starvedRenewalReportsTheLossWithinOneRenewalPeriodOfRunningAgain() throws Exception {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-        RedisLockClient client = client(scheduler);
+        // No command of this client waits on a stalled Redis: its command timeout is not what is judged.
+        RedisLockClient client = client(scheduler, LEASE, PROBE_COMMAND_TIMEOUT);
         LockHandle handle = acquire(client, List.of("job"), 0, 0, true);
         CountDownLatch unblock = new CountDownLatch(1);
         scheduler.execute(() -> awaitQuietly(unblock)); // the renewal thread is starved from here on
         RedisLockClientTestSupport.awaitGone(redis.server(), "job");
         assertThat(handle.isHeld()).as("the local lease estimate ran out too").isFalse();
-        long resumed = System.nanoTime();
-        unblock.countDown();
-        Loss loss = this.losses.poll(10, TimeUnit.SECONDS);
-        assertThat(loss).isNotNull();
-        assertThat(loss.detection()).isEqualTo(LockLossDetection.RENEWAL);
-        assertThat(Duration.ofNanos(loss.atNanos() - resumed)).isLessThanOrEqualTo(client.renewalPeriod());
+        try (StallMeter stalls = StallMeter.start()) {
+            long resumed = System.nanoTime();
+            unblock.countDown();
+            Loss loss = this.losses.poll(10, TimeUnit.SECONDS);
+            assertThat(loss).isNotNull();
+            assertThat(loss.detection()).isEqualTo(LockLossDetection.RENEWAL);
+            assertThat(reportedAfter(resumed, loss, stalls)).isLessThanOrEqualTo(client.renewalPeriod());
+        }
         handle.close();
         scheduler.shutdownNow();
+    }
+
+    /** How long after {@code from} the loss was told, less the time this JVM could run no thread in between. */
+    private static Duration reportedAfter(long from, Loss loss, StallMeter stalls) {
+        return Duration.ofNanos(loss.atNanos() - from).minus(stalls.stalledWithin(from, loss.atNanos()));
     }
 
     @Test
     void redisPausedPastTheLeaseIsReportedAsLossWithinOneRenewalPeriodAfterResuming() throws Exception {
         RedisLockClient client = client(null);
         LockHandle handle = acquire(client, List.of("job"), 0, 0, true);
-        redis.server().pause();
-        long resumed;
-        try {
-            LockSupport.parkNanos(LEASE.multipliedBy(2).toNanos()); // the fault being injected: a long pause
-            assertThat(handle.isHeld()).isFalse();
+        try (StallMeter stalls = StallMeter.start()) {
+            redis.server().pause();
+            long resumed;
+            try {
+                LockSupport.parkNanos(LEASE.multipliedBy(2).toNanos()); // the fault being injected: a long pause
+                assertThat(handle.isHeld()).isFalse();
+            }
+            finally {
+                redis.server().resume();
+                resumed = System.nanoTime();
+            }
+            Loss loss = this.losses.poll(10, TimeUnit.SECONDS);
+            assertThat(loss).isNotNull();
+            assertThat(loss.detection()).isEqualTo(LockLossDetection.RENEWAL);
+            // A renewal sent during the pause may still be waiting out its 300 ms command timeout.
+            assertThat(reportedAfter(resumed, loss, stalls))
+                    .isLessThanOrEqualTo(client.renewalPeriod().plusMillis(300 + 100));
         }
-        finally {
-            redis.server().resume();
-            resumed = System.nanoTime();
-        }
-        Loss loss = this.losses.poll(10, TimeUnit.SECONDS);
-        assertThat(loss).isNotNull();
-        assertThat(loss.detection()).isEqualTo(LockLossDetection.RENEWAL);
-        // A renewal sent during the pause may still be waiting out its 300 ms command timeout.
-        assertThat(Duration.ofNanos(loss.atNanos() - resumed))
-                .isLessThanOrEqualTo(client.renewalPeriod().plusMillis(300 + 100));
         handle.close();
     }
 
