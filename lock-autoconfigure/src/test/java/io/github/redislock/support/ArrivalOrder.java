@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import io.github.redislock.LockHandle;
@@ -52,23 +54,32 @@ public final class ArrivalOrder {
         LockRequest read = LockRequest.of(key, WAIT, null).mode(LockMode.READ);
         LockHandle reader = first.acquire(read);
         readerHolds.run();
-        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
-            try (LockHandle lock = writing.acquire(LockRequest.of(key, WAIT, null))) {
-                order.add("writer in");
-                order.add("writer out");
-            }
-        });
-        writerWaits.run();
-        CompletableFuture<Void> lateReader = CompletableFuture.runAsync(() -> {
-            try (LockHandle lock = late.acquire(read)) {
-                order.add("late reader in");
-            }
-        });
-        lateReaderWaits.run();
-        assertThat(order).as("nobody got in beside the first reader").isEmpty();
-        reader.close();
-        writer.get(20, TimeUnit.SECONDS);
-        lateReader.get(20, TimeUnit.SECONDS);
+        // A thread each, not the common pool: both block until the first reader leaves, and the common pool of a
+        // 2-core machine has one thread, behind which JDK 25's CompletableFuture queued the late reader (it never
+        // waited, and the test waited for it in vain).
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+                try (LockHandle lock = writing.acquire(LockRequest.of(key, WAIT, null))) {
+                    order.add("writer in");
+                    order.add("writer out");
+                }
+            }, threads);
+            writerWaits.run();
+            CompletableFuture<Void> lateReader = CompletableFuture.runAsync(() -> {
+                try (LockHandle lock = late.acquire(read)) {
+                    order.add("late reader in");
+                }
+            }, threads);
+            lateReaderWaits.run();
+            assertThat(order).as("nobody got in beside the first reader").isEmpty();
+            reader.close();
+            writer.get(20, TimeUnit.SECONDS);
+            lateReader.get(20, TimeUnit.SECONDS);
+        }
+        finally {
+            threads.shutdownNow();
+        }
         assertThat(List.copyOf(order)).containsExactly("writer in", "writer out", "late reader in");
     }
 }
