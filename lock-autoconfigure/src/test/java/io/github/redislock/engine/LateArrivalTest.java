@@ -2,9 +2,11 @@ package io.github.redislock.engine;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
+import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,11 +42,16 @@ class LateArrivalTest {
     @Test
     void aLockWhoseReplyCameAfterItsLeaseRanOutIsTakenAgainInsteadOfHandedOut() throws Exception {
         // A command timeout well beyond the pause, so that the late reply is a reply, not a timeout.
+        // The instance registry's entries refreshed far apart (every 200 s), so no refresh falls into the pause.
         try (LockApplication app = LockApplication.start(redis.server(), "redis-lock.lease-time=" + LEASE.toMillis()
-                + "ms", "spring.data.redis.timeout=30s")) {
+                + "ms", "spring.data.redis.timeout=30s", "redis-lock.instance-ttl=10m")) {
             LockEngine client = app.client();
             // The connection is open and the scripts are loaded: the acquisition below is one EVALSHA.
             client.acquire(LockRequest.of("warm-up", Duration.ZERO, null)).close();
+            // And the registry's start-up writes are done: on a loaded machine one came after the pause began, was
+            // held back first on the shared connection, and the EVALSHA queued behind it was never the one held.
+            await().atMost(Duration.ofSeconds(10)).until(() -> ((List<?>) redis.command("KEYS",
+                    KeySlots.instanceKey(LockApplication.PREFIX, "*"))).size() == 2);
             redis.command("CLIENT", "PAUSE", "60000", "WRITE");
             LockHandle handle;
             try (Background<LockHandle> taking = Background.start("late-acquisition",
