@@ -39,10 +39,19 @@ final class RedlockNode {
 
     /**
      * Most calls to one node on their way at once. A stalled node holds a thread per call until the command
-     * timeout; past this many, further calls to it fail at once (the node counts as not answering) instead of
+     * timeout (on Jedis), so past this many a caller waits for one of them to end rather than send more, and a node
+     * that ends none for {@link #STALL_NANOS} counts as not answering: further calls to it fail at once instead of
      * taking more threads.
      */
     static final int MAX_CALLS_IN_FLIGHT = 32;
+
+    /**
+     * How long a node with every call slot taken may go without ending a call before it counts as stalled. A node
+     * that is only behind the others ends calls all the time: every round is decided by the fastest majority, so
+     * the others' calls pile up on the slower nodes, several of them in turn on a busy machine; refusing those at
+     * once would fail rounds whose nodes all answer.
+     */
+    static final long STALL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** How long a fencing counter lasts after its last raise. */
     static final long FENCE_TTL_MILLIS = TimeUnit.DAYS.toMillis(1);
@@ -58,6 +67,9 @@ final class RedlockNode {
     private final NodeCalls calls;
 
     private final Semaphore inFlight = new Semaphore(MAX_CALLS_IN_FLIGHT);
+
+    /** Whether a caller waited {@link #STALL_NANOS} for a slot in vain, since the last call that ended. */
+    private volatile boolean stalledNow;
 
     private final RejectedExecutionException stalled;
 
@@ -199,23 +211,57 @@ final class RedlockNode {
                 (failure == null) ? (Boolean) (released != null && released != 0L) : null, failure));
     }
 
-    /** Takes one of the node's call slots; false when all are taken. */
+    /*
+     * A node's call slots, one state machine (RedlockNodeSlotsTest):
+     *   FREE      a slot is free: a call takes it at once.
+     *   FULL      every slot taken, the node ending calls: a caller on its own thread (awaitCall) waits for one;
+     *             a call made on a reply's thread (startCall: an extension after an earlier round) is refused.
+     *   STALLED   a caller waited STALL_NANOS with no call ending: calls are refused at once.
+     * FREE -> FULL when the last slot is taken; FULL -> FREE, and STALLED -> FREE or FULL, when a call ends
+     * (callEnded); FULL -> STALLED when a wait runs out.
+     */
+
+    /** Takes one of the node's call slots; false when all are taken (FULL or STALLED), without waiting. */
     boolean startCall() {
         return this.inFlight.tryAcquire();
     }
 
-    /** Gives back the slot of a call that ended. */
+    /**
+     * Takes one of the node's call slots, waiting while the node is FULL until one of its calls ends or the
+     * deadline ({@link System#nanoTime()}); false if none came (the node is then STALLED) or it was STALLED already.
+     */
+    boolean awaitCall(long deadline) throws InterruptedException {
+        if (this.inFlight.tryAcquire()) {
+            return true;
+        }
+        if (this.stalledNow) {
+            return false;
+        }
+        if (this.inFlight.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+            return true;
+        }
+        this.stalledNow = true;
+        return false;
+    }
+
+    /** Gives back the slot of a call that ended: the node is not stalled. */
     void callEnded() {
+        this.stalledNow = false;
         this.inFlight.release();
     }
 
     /**
-     * The failure of a call refused because the node has {@link #MAX_CALLS_IN_FLIGHT} on their way: one per node,
-     * without a stack trace (it says where the node stands, not where the caller was), as a node that lags behind the
-     * majority answering every round may be refused often.
+     * The failure of a call refused because the node has {@link #MAX_CALLS_IN_FLIGHT} on their way and is stalled
+     * (or, for a call that cannot wait, full): one per node, without a stack trace (it says where the node stands,
+     * not where the caller was), as a stalled node may be refused often.
      */
     RejectedExecutionException stalled() {
         return this.stalled;
+    }
+
+    /** Whether the node is STALLED: calls to it are refused at once until one of its calls ends. */
+    boolean isStalled() {
+        return this.stalledNow;
     }
 
     /** Calls of rounds sent to this node and not answered yet. */

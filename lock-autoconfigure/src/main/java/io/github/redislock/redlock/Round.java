@@ -44,10 +44,49 @@ final class Round<T> {
      */
     static <T> Round<T> send(RedlockNode[] nodes, int quorum, Call<T> call, Predicate<T> success) {
         Round<T> round = new Round<>(nodes.length, quorum, success);
+        boolean[] full = null;
         for (int i = 0; i < nodes.length; i++) {
-            round.sendTo(i, nodes[i], call);
+            if (nodes[i].startCall()) {
+                round.start(i, nodes[i], call);
+            }
+            else {
+                full = (full != null) ? full : new boolean[nodes.length];
+                full[i] = true;
+            }
+        }
+        if (full != null) {
+            // Nodes with every call slot taken, sent to last: wait for each while it ends calls (it is only behind
+            // the others), refused once it ended none for the stall time (see RedlockNode).
+            round.sendWhenFree(nodes, full, call, System.nanoTime() + RedlockNode.STALL_NANOS);
         }
         return round;
+    }
+
+    private void sendWhenFree(RedlockNode[] nodes, boolean[] full, Call<T> call, long deadline) {
+        boolean interrupted = false;
+        for (int i = 0; i < nodes.length; i++) {
+            if (!full[i]) {
+                continue;
+            }
+            boolean slot;
+            try {
+                slot = interrupted ? nodes[i].startCall() : nodes[i].awaitCall(deadline);
+            }
+            catch (InterruptedException ex) {
+                // The caller's wait for the round sees the interrupt; the nodes left go without waiting.
+                interrupted = true;
+                slot = nodes[i].startCall();
+            }
+            if (slot) {
+                start(i, nodes[i], call);
+            }
+            else {
+                answered(i, null, nodes[i].stalled());
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -62,13 +101,17 @@ final class Round<T> {
         return round;
     }
 
+    /** Sends to a node on a reply's thread, which must not wait: a node with every slot taken counts as failed. */
     private void sendTo(int index, RedlockNode node, Call<T> call) {
         if (!node.startCall()) {
-            // The node has as many calls on their way as it may: it is stalled (or far behind the others), and
-            // counts as failed.
             answered(index, null, node.stalled());
             return;
         }
+        start(index, node, call);
+    }
+
+    /** Sends to a node whose call slot is taken. */
+    private void start(int index, RedlockNode node, Call<T> call) {
         Answer<T> answer = new NodeAnswer(index, node);
         try {
             call.send(node, answer);

@@ -45,8 +45,9 @@
  * the round's outcome. On Lettuce's shared connections (Spring Boot's default) no round holds a thread while it
  * waits: the replies come on Lettuce's I/O thread ({@code LettuceNodeCalls}). On Jedis, or
  * a Lettuce factory without a shared connection, each call is a blocking template call on the store's
- * {@code redlock-call} threads. Either way a node has at most a bounded number of calls on their way, so that a
- * stalled node fails further calls at once instead of piling them up.
+ * {@code redlock-call} threads. Either way a node has at most a bounded number of calls on their way: past it a
+ * round waits for the node while it ends calls (it is only behind the majority that decided the rounds before), and
+ * a node that ends none for a second is stalled, failing further calls at once instead of piling them up.
  * <p>
  * Limits. A node restarted without its data (no persistence, or {@code appendfsync} other than
  * {@code always}) forgets the locks and counters it had: keep a restarted node out of the configuration for

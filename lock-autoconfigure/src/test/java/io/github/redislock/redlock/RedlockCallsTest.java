@@ -4,6 +4,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
@@ -45,6 +51,59 @@ class RedlockCallsTest {
             CompletableFuture.allOf(threads.toArray(CompletableFuture[]::new)).join();
             await().untilAsserted(() -> assertThat(store.nodes())
                 .allSatisfy((node) -> assertThat(node.callsOnTheirWay()).as("%s", node).isZero()));
+        }
+    }
+
+    /**
+     * Each round is decided by the fastest majority, so the others' calls pile up on slower nodes, on a busy machine
+     * several in turn: three nodes can have every call slot taken while all of them answer. Here two nodes are
+     * stalled (paused until the end) and a third is held until its slots are all taken: a round that finds it full
+     * must wait for it, not fail (a release that failed so left 'Only 2 Redlock nodes answered').
+     */
+    @Test
+    void aFullNodeThatEndsCallsIsWaitedForAndOnlyAStalledOneIsRefused() throws Exception {
+        RedlockStore store = new RedlockStore(masters.connect(Duration.ofSeconds(30)), "");
+        RedlockNode[] nodes = store.nodes();
+        int threads = RedlockNode.MAX_CALLS_IN_FLIGHT + 8;
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong cycles = new AtomicLong();
+        ExecutorService workers = Executors.newFixedThreadPool(threads);
+        try (LockEngine engine = new LockEngine(store, Duration.ofSeconds(30), LockLossListener.NONE)) {
+            List<Future<?>> running = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                String prefix = "behind:" + t + ":";
+                running.add(workers.submit(() -> {
+                    for (int i = 0; !stop.get(); i++) {
+                        // Uncontended and not waiting: taken at the first attempt whenever a majority answers.
+                        LockHandle handle = engine.acquire(LockRequest.of(prefix + i, Duration.ZERO, null));
+                        assertThat(handle).as("taken").isNotNull();
+                        handle.close();
+                        cycles.incrementAndGet();
+                    }
+                    return null;
+                }));
+            }
+            await().until(() -> cycles.get() > threads);
+            masters.get(0).pause();
+            masters.get(1).pause();
+            await().atMost(Duration.ofMinutes(1)).until(() -> nodes[0].isStalled() && nodes[1].isStalled());
+            masters.get(2).pause();
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(1))
+                .until(() -> nodes[2].callsOnTheirWay() == RedlockNode.MAX_CALLS_IN_FLIGHT);
+            masters.get(2).resume();
+            long before = cycles.get();
+            await().atMost(Duration.ofMinutes(1)).until(() -> cycles.get() > before + 4L * threads);
+            stop.set(true);
+            for (Future<?> worker : running) {
+                worker.get(1, TimeUnit.MINUTES);
+            }
+            assertThat(nodes[2].isStalled()).isFalse();
+        }
+        finally {
+            stop.set(true);
+            workers.shutdownNow();
+            masters.get(0).resume();
+            masters.get(1).resume();
         }
     }
 
