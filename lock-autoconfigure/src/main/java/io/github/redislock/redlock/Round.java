@@ -1,5 +1,6 @@
 package io.github.redislock.redlock;
 
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 import java.util.function.Predicate;
@@ -44,10 +45,39 @@ final class Round<T> {
      */
     static <T> Round<T> send(RedlockNode[] nodes, int quorum, Call<T> call, Predicate<T> success) {
         Round<T> round = new Round<>(nodes.length, quorum, success);
+        boolean[] every = new boolean[nodes.length];
+        Arrays.fill(every, true);
+        round.sendNow(nodes, every, call);
+        return round;
+    }
+
+    /**
+     * Sends the call to every node, to each only once its call of {@code previous} has ended (answered or failed):
+     * what this round writes on a node is applied after what that round wrote there, whichever connection and
+     * thread each goes over. A node still busy with the earlier call counts as not answered yet; it is sent the
+     * call from the thread that receives that answer, which must not wait (a node full then counts as failed).
+     */
+    static <T> Round<T> sendAfter(Round<?> previous, RedlockNode[] nodes, int quorum, Call<T> call,
+            Predicate<T> success) {
+        Round<T> round = new Round<>(nodes.length, quorum, success);
+        boolean[] ended = previous.whenAnsweredLater((index) -> round.sendTo(index, nodes[index], call));
+        round.sendNow(nodes, ended, call);
+        return round;
+    }
+
+    /**
+     * Sends the call from this thread to the nodes chosen: first to those with a call slot free, then to those with
+     * every slot taken, waiting for each while it ends calls (it is only behind the others) and refusing it once it
+     * ended none for the stall time (see {@link RedlockNode}).
+     */
+    private void sendNow(RedlockNode[] nodes, boolean[] chosen, Call<T> call) {
         boolean[] full = null;
         for (int i = 0; i < nodes.length; i++) {
+            if (!chosen[i]) {
+                continue;
+            }
             if (nodes[i].startCall()) {
-                round.start(i, nodes[i], call);
+                start(i, nodes[i], call);
             }
             else {
                 full = (full != null) ? full : new boolean[nodes.length];
@@ -55,11 +85,8 @@ final class Round<T> {
             }
         }
         if (full != null) {
-            // Nodes with every call slot taken, sent to last: wait for each while it ends calls (it is only behind
-            // the others), refused once it ended none for the stall time (see RedlockNode).
-            round.sendWhenFree(nodes, full, call, System.nanoTime() + RedlockNode.STALL_NANOS);
+            sendWhenFree(nodes, full, call, System.nanoTime() + RedlockNode.STALL_NANOS);
         }
-        return round;
     }
 
     private void sendWhenFree(RedlockNode[] nodes, boolean[] full, Call<T> call, long deadline) {
@@ -87,18 +114,6 @@ final class Round<T> {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /**
-     * Sends the call to every node, to each only once its call of {@code previous} has ended (answered or failed):
-     * what this round writes on a node is applied after what that round wrote there, whichever connection and
-     * thread each goes over. A node still busy with the earlier call counts as not answered yet.
-     */
-    static <T> Round<T> sendAfter(Round<?> previous, RedlockNode[] nodes, int quorum, Call<T> call,
-            Predicate<T> success) {
-        Round<T> round = new Round<>(nodes.length, quorum, success);
-        previous.afterEach((index) -> round.sendTo(index, nodes[index], call));
-        return round;
     }
 
     /** Sends to a node on a reply's thread, which must not wait: a node with every slot taken counts as failed. */
@@ -163,17 +178,15 @@ final class Round<T> {
         }
     }
 
-    /** Runs the action for every node: now for those that answered, and for the others once they do. */
-    private void afterEach(IntConsumer action) {
-        boolean[] answered;
+    /**
+     * Runs the action for every node that has not answered yet, once it does (after any action given before);
+     * which nodes had answered already, for the caller to act on now.
+     */
+    private boolean[] whenAnsweredLater(IntConsumer action) {
         synchronized (this) {
-            answered = this.done.clone();
+            boolean[] answered = this.done.clone();
             whenAnswered(action);
-        }
-        for (int i = 0; i < answered.length; i++) {
-            if (answered[i]) {
-                action.accept(i);
-            }
+            return answered;
         }
     }
 
