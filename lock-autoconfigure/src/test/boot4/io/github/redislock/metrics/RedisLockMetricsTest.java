@@ -20,6 +20,7 @@ import io.github.redislock.support.LockContexts;
 import io.github.redislock.support.RenewalFaults;
 import io.github.redislock.testsupport.RedisServer;
 import io.github.redislock.testsupport.RedisServerExtension;
+import io.github.redislock.testsupport.TaskThreads;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
@@ -99,7 +100,7 @@ class RedisLockMetricsTest {
             redis.command("SET", "t:job", "other:1", "PX", "30000");
             CompletableFuture<Void> waiter = CompletableFuture.runAsync(() -> context
                 .getBean(DistributedLockTemplate.class).run("job", Duration.ofSeconds(20), null, () -> {
-                }));
+                }), TaskThreads.own());
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
                 assertThat(meters.get("redis.lock.waiting").gauge().value()).isEqualTo(1.0);
                 assertThat(meters.get("redis.lock.acquire.active").longTaskTimer().activeTasks()).isEqualTo(1);

@@ -20,6 +20,7 @@ import io.github.redislock.engine.LockStore;
 import io.github.redislock.redlock.RedlockStore;
 import io.github.redislock.support.LockContexts;
 import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.TaskThreads;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
@@ -94,7 +95,7 @@ class RedlockMetricsTest {
                     LockHandle other = template.acquire(LockRequest.of("other", Duration.ZERO, null))) {
                 assertThat(meters.get("redis.lock.held").gauge().value()).isEqualTo(2.0);
                 waiter = CompletableFuture.runAsync(() -> template.run("job", Duration.ofSeconds(20), null, () -> {
-                }));
+                }), TaskThreads.own());
                 await().atMost(Duration.ofSeconds(10))
                     .untilAsserted(() -> assertThat(meters.get("redis.lock.waiting").gauge().value()).isEqualTo(1.0));
             }

@@ -21,6 +21,7 @@ import io.github.redislock.support.LockContexts;
 import io.github.redislock.support.RenewalFaults;
 import io.github.redislock.testsupport.RedisServer;
 import io.github.redislock.testsupport.RedisServerExtension;
+import io.github.redislock.testsupport.TaskThreads;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
@@ -162,7 +163,7 @@ class RedisLocksEndpointTest {
             redis.command("SET", "t:busy", "other:1", "PX", "30000");
             CompletableFuture<Void> waiter = CompletableFuture.runAsync(() -> template.run("busy",
                     Duration.ofSeconds(20), null, () -> {
-                    }));
+                    }), TaskThreads.own());
             RedisLocksEndpoint endpoint = context.getBean(RedisLocksEndpoint.class);
             await().atMost(Duration.ofSeconds(10)).until(() -> !endpoint.locks().waiting().isEmpty());
 

@@ -17,6 +17,7 @@ import io.github.redislock.redis.RedisLockClient;
 import io.github.redislock.redis.RedisLockStore;
 import io.github.redislock.support.LockContexts;
 import io.github.redislock.testsupport.RedisServerExtension;
+import io.github.redislock.testsupport.TaskThreads;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -132,7 +133,7 @@ class RedisLockAutoConfigurationTest {
             DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
             try (LockHandle held = template.tryAcquire("job", Duration.ZERO, null).orElseThrow()) {
                 // Another thread waits for the key a moment, so that the store listens for hand-offs.
-                CompletableFuture.runAsync(() -> template.tryAcquire("job", Duration.ofMillis(200), null)).join();
+                CompletableFuture.runAsync(() -> template.tryAcquire("job", Duration.ofMillis(200), null), TaskThreads.own()).join();
                 await().atMost(Duration.ofSeconds(10)).until(() -> !handoffChannels().isEmpty());
             }
             await().atMost(Duration.ofSeconds(10)).until(() -> !registryEntries().isEmpty());

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.redislock.LockHandle;
+import io.github.redislock.testsupport.TaskThreads;
 import io.github.redislock.testsupport.TestConnections.ClientLibrary;
 import io.github.redislock.testsupport.RedisSentinelExtension;
 import io.github.redislock.testsupport.RedisServer;
@@ -57,7 +58,7 @@ class SentinelLockTest {
         assertThat(sentinel.topology().master().command("GET", LockApplication.PREFIX + KEY)).isEqualTo(held.token());
         AtomicBoolean released = new AtomicBoolean();
         CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> this.second.template()
-            .execute(KEY, Duration.ofSeconds(30), null, released::get));
+            .execute(KEY, Duration.ofSeconds(30), null, released::get), TaskThreads.own());
         await().pollDelay(Duration.ofMillis(200)).until(() -> !waiter.isDone());
         released.set(true);
         held.close();
@@ -98,7 +99,7 @@ class SentinelLockTest {
         LockHandle held = this.first.template().tryAcquire(KEY, Duration.ZERO, null).orElseThrow();
         AtomicBoolean released = new AtomicBoolean();
         CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> this.second.template()
-            .execute(KEY, Duration.ofSeconds(60), null, released::get));
+            .execute(KEY, Duration.ofSeconds(60), null, released::get), TaskThreads.own());
         sentinel.topology().awaitReplicated();
         sentinel.topology().failover();
         // The holder's connection has followed the failover when it can check its lock on the new master.

@@ -21,6 +21,7 @@ import io.github.redislock.engine.LockInspection.Holder;
 import io.github.redislock.engine.LockInspection.State;
 import io.github.redislock.engine.LockTokens;
 import io.github.redislock.redis.support.KeySlots;
+import io.github.redislock.testsupport.TaskThreads;
 import io.github.redislock.testsupport.TestConnections;
 import io.github.redislock.testsupport.RedisServerExtension;
 
@@ -137,7 +138,7 @@ class HolderViewTest {
             try (LockHandle next = billing.acquire(LockRequest.of("job:report", Duration.ofSeconds(20), null))) {
                 return next.fencingToken();
             }
-        });
+        }, TaskThreads.own());
         try {
             await().atMost(Duration.ofSeconds(10)).until(() -> reports.inspect("job:report").waiting() == 1);
         }

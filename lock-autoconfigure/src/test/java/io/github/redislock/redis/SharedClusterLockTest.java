@@ -14,6 +14,7 @@ import io.github.redislock.LockRequest;
 import io.github.redislock.engine.Sharing;
 import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.testsupport.RedisCluster;
+import io.github.redislock.testsupport.TaskThreads;
 import io.github.redislock.testsupport.TestConnections.ClientLibrary;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -76,7 +77,7 @@ class SharedClusterLockTest {
                 try (LockHandle lock = writers.acquire(LockRequest.of(key, WAIT, null))) {
                     return lock.fencingToken();
                 }
-            });
+            }, TaskThreads.own());
             first.close();
             second.close();
             assertThat(writer.get(20, TimeUnit.SECONDS)).as(key).isGreaterThan(second.fencingToken());
@@ -101,7 +102,7 @@ class SharedClusterLockTest {
                             inside.decrementAndGet();
                         }
                     }
-                }));
+                }, TaskThreads.own()));
             }
         }
         CompletableFuture.allOf(workers.toArray(new CompletableFuture<?>[0])).get(100, TimeUnit.SECONDS);

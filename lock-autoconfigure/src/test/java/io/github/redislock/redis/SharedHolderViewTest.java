@@ -13,6 +13,7 @@ import io.github.redislock.engine.LockInspection.State;
 import io.github.redislock.engine.Sharing;
 import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.testsupport.RedisServerExtension;
+import io.github.redislock.testsupport.TaskThreads;
 import io.github.redislock.testsupport.TestConnections;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -58,7 +59,7 @@ class SharedHolderViewTest {
         TestRedisClient writer = application("writer");
         try (LockHandle first = orders.acquire(read("doc:1")); LockHandle second = reports.acquire(read("doc:1"))) {
             CompletableFuture<Void> writing = CompletableFuture.runAsync(
-                    () -> writer.acquire(LockRequest.of("doc:1", WAIT, null)).close());
+                    () -> writer.acquire(LockRequest.of("doc:1", WAIT, null)).close(), TaskThreads.own());
             await().until(() -> writer.inspect("doc:1").waiting() == 1);
             LockInspection view = writer.inspect("doc:1");
             assertThat(view.state()).isEqualTo(State.HELD);

@@ -16,6 +16,7 @@ import io.github.redislock.engine.StoreLock;
 import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.support.ArrivalOrder;
 import io.github.redislock.testsupport.RedisServerExtension;
+import io.github.redislock.testsupport.TaskThreads;
 import io.github.redislock.testsupport.TestConnections.ClientLibrary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -141,7 +142,7 @@ class SharedLocksTest {
             fences.add(write.fencingToken());
         }
         try (LockHandle reading = one.acquire(read("ledger"));
-                LockHandle alsoReading = CompletableFuture.supplyAsync(() -> two.acquire(read("ledger")))
+                LockHandle alsoReading = CompletableFuture.supplyAsync(() -> two.acquire(read("ledger")), TaskThreads.own())
                     .get(10, TimeUnit.SECONDS)) {
             fences.add(reading.fencingToken());
             fences.add(alsoReading.fencingToken());

@@ -2,6 +2,7 @@ package io.github.redislock.redlock;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -10,13 +11,17 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.redislock.LockException;
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
 import io.github.redislock.engine.LockEngine;
+import io.github.redislock.engine.Extension;
+import io.github.redislock.engine.StoreLock;
 import io.github.redislock.engine.LockLossListener;
 import io.github.redislock.testsupport.RedlockMasters;
+import io.github.redislock.testsupport.TaskThreads;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -46,7 +51,7 @@ class RedlockCallsTest {
                     for (int i = 0; i < 3 * RedlockNode.MAX_CALLS_IN_FLIGHT; i++) {
                         engine.acquire(LockRequest.of(prefix + i, Duration.ofSeconds(5), null)).close();
                     }
-                }));
+                }, TaskThreads.own()));
             }
             CompletableFuture.allOf(threads.toArray(CompletableFuture[]::new)).join();
             await().untilAsserted(() -> assertThat(store.nodes())
@@ -104,6 +109,48 @@ class RedlockCallsTest {
             workers.shutdownNow();
             masters.get(0).resume();
             masters.get(1).resume();
+        }
+    }
+
+    /**
+     * A renewal goes to each node after the lock's previous extension there ended; sent from the renewing thread, it
+     * waits for a full node as any round does. Here every slot is taken by hand (no call reaches a server): nodes 0 and
+     * 1 stalled, node 2 full until the extension waits for it.
+     */
+    @Test
+    void anExtensionAfterAnEarlierOneWaitsForAFullNodeToo() throws Exception {
+        ExecutorService extender = Executors.newSingleThreadExecutor();
+        try (RedlockStore store = new RedlockStore(masters.connect(Duration.ofSeconds(5)), "")) {
+            RedlockNode[] nodes = store.nodes();
+            StoreLock lock = store.take(store.key("extend:full"), "unused", 30_000, true,
+                    System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+            assertThat(lock).isNotNull();
+            assertThat(store.extend(List.of(lock), 30_000)).containsExactly(Extension.EXTENDED);
+            await().until(() -> Arrays.stream(nodes).allMatch((node) -> node.callsOnTheirWay() == 0));
+            for (int i = 0; i < 3; i++) {
+                while (nodes[i].startCall()) {
+                    // every slot taken
+                }
+            }
+            assertThat(nodes[0].awaitCall(System.nanoTime())).isFalse();
+            assertThat(nodes[1].awaitCall(System.nanoTime())).isFalse();
+            AtomicReference<Thread> extending = new AtomicReference<>();
+            Future<Extension[]> extended = extender.submit(() -> {
+                extending.set(Thread.currentThread());
+                return store.extend(List.of(lock), 30_000);
+            });
+            await().until(() -> extending.get() != null && extending.get().getState() == Thread.State.TIMED_WAITING);
+            nodes[2].callEnded();
+            assertThat(extended.get(1, TimeUnit.MINUTES)).containsExactly(Extension.EXTENDED);
+            for (int i = 0; i < 3; i++) {
+                while (nodes[i].callsOnTheirWay() > 0) {
+                    nodes[i].callEnded();
+                }
+            }
+            assertThat(lock.release(0)).isTrue();
+        }
+        finally {
+            extender.shutdownNow();
         }
     }
 

@@ -15,6 +15,7 @@ import io.github.redislock.LockNotAcquiredException;
 import io.github.redislock.LockRequest;
 import io.github.redislock.testsupport.RedlockMasters;
 import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.TaskThreads;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -105,7 +106,7 @@ class RedlockClientTest {
         assertThatThrownBy(() -> acquire(second, Duration.ofMillis(200), Duration.ofSeconds(10)))
             .isInstanceOf(LockNotAcquiredException.class);
         CompletableFuture<LockHandle> waiter = CompletableFuture
-            .supplyAsync(() -> acquire(second, Duration.ofSeconds(20), Duration.ofSeconds(10)));
+            .supplyAsync(() -> acquire(second, Duration.ofSeconds(20), Duration.ofSeconds(10)), TaskThreads.own());
         await().pollDelay(Duration.ofMillis(200)).until(() -> !waiter.isDone());
         long releasedFence = held.fencingToken();
         held.close();
@@ -219,7 +220,7 @@ class RedlockClientTest {
         RedisServer slow = masters.get(2);
         slow.pause();
         CompletableFuture<LockHandle> acquisition = CompletableFuture
-            .supplyAsync(() -> client.acquire(LockRequest.of(KEY, Duration.ZERO, null)));
+            .supplyAsync(() -> client.acquire(LockRequest.of(KEY, Duration.ZERO, null)), TaskThreads.own());
         await().until(() -> masters.get(3).command("GET", KEY) != null && masters.get(4).command("GET", KEY) != null);
         // The fault: the node stays silent for 2.2 of the 2.97 s the attempt's lock is valid.
         Thread.sleep(2200);

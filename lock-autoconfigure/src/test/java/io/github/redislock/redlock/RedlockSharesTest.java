@@ -26,6 +26,7 @@ import io.github.redislock.redis.support.KeySlots;
 import io.github.redislock.support.ArrivalOrder;
 import io.github.redislock.testsupport.RedlockMasters;
 import io.github.redislock.testsupport.RedisServer;
+import io.github.redislock.testsupport.TaskThreads;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -114,7 +115,7 @@ class RedlockSharesTest {
                             inside.decrementAndGet();
                         }
                     }
-                }));
+                }, TaskThreads.own()));
             }
         }
         CompletableFuture.allOf(workers.toArray(new CompletableFuture<?>[0])).get(100, TimeUnit.SECONDS);

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.redislock.testsupport.RedisServerExtension;
+import io.github.redislock.testsupport.TaskThreads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -87,7 +88,7 @@ class DistributedLockRegistryTest {
     void aThreadThatDoesNotHoldTheLockCannotUnlockIt() throws Exception {
         Lock lock = this.mine.obtain("report");
         lock.lock();
-        Throwable failure = CompletableFuture.runAsync(lock::unlock).handle((done, ex) -> ex.getCause()).get(10,
+        Throwable failure = CompletableFuture.runAsync(lock::unlock, TaskThreads.own()).handle((done, ex) -> ex.getCause()).get(10,
                 TimeUnit.SECONDS);
         assertThat(failure).isInstanceOf(IllegalMonitorStateException.class)
             .hasMessageStartingWith("Lock 'report' is not held by this thread (")

@@ -2,7 +2,9 @@ package io.github.redislock.storekit;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
@@ -34,6 +36,18 @@ public final class Application {
         this.store = fixture.newStore();
         this.engine = new LockEngine(store, renewedLease,
                 (key, token, fence, detection) -> this.losses.add(new Loss(key, token, fence, detection)));
+    }
+
+    /**
+     * Runs the call on a new thread of this application, a caller of its own that blocks beside the others (not on
+     * the common pool, where on two cores it would queue behind another blocked task).
+     */
+    public <T> CompletableFuture<T> onAnotherThread(Supplier<T> call) {
+        return CompletableFuture.supplyAsync(call, (task) -> {
+            Thread thread = new Thread(task, this.name + "-caller");
+            thread.setDaemon(true);
+            thread.start();
+        });
     }
 
     /**

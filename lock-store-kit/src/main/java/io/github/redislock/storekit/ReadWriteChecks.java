@@ -104,17 +104,17 @@ public interface ReadWriteChecks extends StoreChecks {
         AtomicBoolean writerIn = new AtomicBoolean();
         AtomicInteger readersBeforeWriter = new AtomicInteger();
         LockHandle firstReader = readers.get(0).acquire(read("popular", NO_WAIT));
-        CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
+        CompletableFuture<Void> writing = writer.onAnotherThread(() -> {
             try (LockHandle lock = writer.acquire("popular", LONG_WAIT)) {
                 writerIn.set(true);
             }
+            return null;
         });
         awaitWaiting(writer, "popular");
         LockHandle previous = firstReader;
         for (int i = 1; i < stream && !writerIn.get(); i++) {
             Application next = readers.get(i % 2);
-            CompletableFuture<LockHandle> coming = CompletableFuture.supplyAsync(
-                    () -> next.acquire(read("popular", LONG_WAIT)));
+            CompletableFuture<LockHandle> coming = next.onAnotherThread(() -> next.acquire(read("popular", LONG_WAIT)));
             LockHandle in = null;
             try {
                 in = coming.get(1, TimeUnit.SECONDS);

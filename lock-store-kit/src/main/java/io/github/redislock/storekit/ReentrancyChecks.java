@@ -45,8 +45,8 @@ public interface ReentrancyChecks extends StoreChecks {
         Application other = start(STEADY_LEASE);
         try (LockHandle outer = application.acquire("entered", NO_WAIT);
                 LockHandle inner = application.acquire("entered", NO_WAIT)) {
-            CompletableFuture<LockHandle> anotherThread = CompletableFuture
-                .supplyAsync(() -> application.acquire("entered", SHORT_WAIT));
+            CompletableFuture<LockHandle> anotherThread = application
+                .onAnotherThread(() -> application.acquire("entered", SHORT_WAIT));
             assertThatThrownBy(() -> anotherThread.get(30, TimeUnit.SECONDS)).cause()
                 .isInstanceOf(LockNotAcquiredException.class);
             assertThatThrownBy(() -> other.acquire("entered", SHORT_WAIT)).isInstanceOf(LockNotAcquiredException.class);

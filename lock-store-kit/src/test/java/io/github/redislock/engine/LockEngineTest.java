@@ -12,6 +12,7 @@ import io.github.redislock.LockRequest;
 import io.github.redislock.testsupport.ManualScheduler;
 import org.junit.jupiter.api.Test;
 import io.github.redislock.testsupport.LineIndependent;
+import io.github.redislock.testsupport.TaskThreads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -53,10 +54,10 @@ class LockEngineTest {
     void aHandleClosedTwiceOrFromAnotherThreadEndsOneAcquisition() throws Exception {
         LockHandle outer = this.engine.acquire(request("k"));
         LockHandle inner = this.engine.acquire(request("k"));
-        CompletableFuture.runAsync(inner::close).get(10, TimeUnit.SECONDS);
+        CompletableFuture.runAsync(inner::close, TaskThreads.own()).get(10, TimeUnit.SECONDS);
         inner.close();
         assertThat(this.store.releases).isEmpty();
-        CompletableFuture.runAsync(outer::close).get(10, TimeUnit.SECONDS);
+        CompletableFuture.runAsync(outer::close, TaskThreads.own()).get(10, TimeUnit.SECONDS);
         outer.close();
         assertThat(this.store.releases).containsExactly("k kept 0");
     }
@@ -65,7 +66,7 @@ class LockEngineTest {
     void anotherThreadGoesToTheStore() throws Exception {
         try (LockHandle held = this.engine.acquire(request("k"))) {
             CompletableFuture<LockHandle> other = CompletableFuture
-                .supplyAsync(() -> this.engine.acquire(request("k")));
+                .supplyAsync(() -> this.engine.acquire(request("k")), TaskThreads.own());
             assertThatThrownBy(() -> other.get(10, TimeUnit.SECONDS)).cause()
                 .isInstanceOf(LockNotAcquiredException.class);
             assertThat(this.store.takes).containsExactly("k", "k");

@@ -15,6 +15,7 @@ import io.github.redislock.testsupport.ManualScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import io.github.redislock.testsupport.LineIndependent;
+import io.github.redislock.testsupport.TaskThreads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -57,7 +58,7 @@ class SharedReentryTest {
                 assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
             }
             // The thread holds one permit, so the second is another thread's to take.
-            LockHandle other = CompletableFuture.supplyAsync(() -> this.engine.acquire(permits("pool", 2)))
+            LockHandle other = CompletableFuture.supplyAsync(() -> this.engine.acquire(permits("pool", 2)), TaskThreads.own())
                 .get(10, TimeUnit.SECONDS);
             assertThat(other.fencingToken()).isGreaterThan(outer.fencingToken());
             assertThat(this.engine.state().held()).hasSize(2)
@@ -102,7 +103,7 @@ class SharedReentryTest {
     @Test
     void readersOfOneApplicationShareTheKeyEachWithAnEntryOfItsOwn() throws Exception {
         try (LockHandle mine = this.engine.acquire(read("doc"))) {
-            LockHandle theirs = CompletableFuture.supplyAsync(() -> this.engine.acquire(read("doc")))
+            LockHandle theirs = CompletableFuture.supplyAsync(() -> this.engine.acquire(read("doc")), TaskThreads.own())
                 .get(10, TimeUnit.SECONDS);
             assertThat(theirs.fencingToken()).isGreaterThan(mine.fencingToken());
             theirs.close();

@@ -13,6 +13,7 @@ import io.github.redislock.engine.InstanceInfo;
 import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockInspection;
 import io.github.redislock.engine.LockLossListener;
+import io.github.redislock.testsupport.TaskThreads;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -45,7 +46,7 @@ class SharedLocksViewTest {
         this.locks.publishInstance(this.self);
         LockRequest read = LockRequest.of("doc:1", Duration.ZERO, null).mode(LockMode.READ);
         try (LockHandle mine = this.locks.acquire(read)) {
-            LockHandle theirs = CompletableFuture.supplyAsync(() -> this.locks.acquire(read)).get(10, TimeUnit.SECONDS);
+            LockHandle theirs = CompletableFuture.supplyAsync(() -> this.locks.acquire(read), TaskThreads.own()).get(10, TimeUnit.SECONDS);
             assertThat(this.endpoint.locks().held()).hasSize(2).allSatisfy((held) -> {
                 assertThat(held.key()).isEqualTo("app:doc:1");
                 assertThat(held.mode()).isEqualTo("READ");
@@ -70,8 +71,8 @@ class SharedLocksViewTest {
     void aSemaphoresPermitsShowTheirCountAndItsWaitersAreCounted() throws Exception {
         LockRequest permit = LockRequest.of("partner:api", Duration.ofSeconds(20), null).permits(2);
         try (LockHandle one = this.locks.acquire(permit)) {
-            LockHandle two = CompletableFuture.supplyAsync(() -> this.locks.acquire(permit)).get(10, TimeUnit.SECONDS);
-            CompletableFuture<LockHandle> third = CompletableFuture.supplyAsync(() -> this.locks.acquire(permit));
+            LockHandle two = CompletableFuture.supplyAsync(() -> this.locks.acquire(permit), TaskThreads.own()).get(10, TimeUnit.SECONDS);
+            CompletableFuture<LockHandle> third = CompletableFuture.supplyAsync(() -> this.locks.acquire(permit), TaskThreads.own());
             org.awaitility.Awaitility.await().until(() -> this.endpoint.lock("partner:api").waiting() == 1);
             RedisLocksEndpoint.LockViewDescriptor view = this.endpoint.lock("partner:api");
             assertThat(view.permits()).isEqualTo(2);

@@ -35,6 +35,7 @@ import io.github.redislock.actuate.RedisLocksEndpoint;
 import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.annotation.OnLockFailure;
 import io.github.redislock.engine.LockEngine;
+import io.github.redislock.testsupport.TaskThreads;
 import io.github.redislock.testsupport.ZooKeeperServer;
 
 import org.springframework.boot.SpringBootConfiguration;
@@ -359,7 +360,7 @@ class ZooKeeperApplicationTest {
 
         @DistributedLock(key = "job:#name")
         public CompletableFuture<Boolean> async(String name) {
-            return CompletableFuture.supplyAsync(() -> LockContext.current().isEmpty());
+            return CompletableFuture.supplyAsync(() -> LockContext.current().isEmpty(), TaskThreads.own());
         }
 
         @DistributedLock(key = "job:#name")

@@ -29,6 +29,7 @@ import io.github.redislock.engine.LockInspection.Holder;
 import io.github.redislock.engine.LockInspection.Holding;
 import io.github.redislock.engine.LockInspection.State;
 import io.github.redislock.engine.Sharing;
+import io.github.redislock.testsupport.TaskThreads;
 import io.github.redislock.testsupport.ZooKeeperServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -167,7 +168,7 @@ class ZooKeeperHolderViewTest {
         LockHandle first = orders.engine().acquire(request("doc").mode(LockMode.READ));
         LockHandle second = billing.engine().acquire(request("doc").mode(LockMode.READ));
         CompletableFuture<Void> writer = CompletableFuture
-            .runAsync(() -> billing.engine().acquire(request("doc")).close());
+            .runAsync(() -> billing.engine().acquire(request("doc")).close(), TaskThreads.own());
         await().atMost(Duration.ofSeconds(10)).until(() -> billing.store().waiting().containsKey("/locks/doc"));
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             LockInspection view = orders.engine().inspect("doc");

@@ -16,6 +16,7 @@ import io.github.redislock.LockHandle;
 import io.github.redislock.LockRequest;
 import io.github.redislock.engine.LockEngine;
 import io.github.redislock.metrics.RedisLockMetrics;
+import io.github.redislock.testsupport.TaskThreads;
 import io.github.redislock.testsupport.ZooKeeperServer;
 
 import org.springframework.boot.SpringBootConfiguration;
@@ -88,9 +89,9 @@ class ZooKeeperMetricsTest {
                 LockHandle other = template.acquire(LockRequest.of("other", Duration.ZERO, null))) {
             assertThat(meters.get("redis.lock.held").gauge().value()).isEqualTo(2.0);
             first = CompletableFuture.runAsync(() -> template.run("job", Duration.ofSeconds(20), null, () -> {
-            }));
+            }), TaskThreads.own());
             second = CompletableFuture.runAsync(() -> template.run("job", Duration.ofSeconds(20), null, () -> {
-            }));
+            }), TaskThreads.own());
             await().atMost(Duration.ofSeconds(10))
                 .untilAsserted(() -> assertThat(meters.get("redis.lock.waiting").gauge().value()).isEqualTo(2.0));
         }

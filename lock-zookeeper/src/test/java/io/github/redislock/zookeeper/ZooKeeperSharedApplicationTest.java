@@ -15,6 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.redislock.LockMode;
 import io.github.redislock.annotation.DistributedLock;
 import io.github.redislock.engine.LockStore;
+import io.github.redislock.testsupport.TaskThreads;
 import io.github.redislock.testsupport.ZooKeeperServerExtension;
 
 import org.springframework.boot.SpringBootConfiguration;
@@ -68,7 +69,7 @@ class ZooKeeperSharedApplicationTest {
         List<CompletableFuture<Void>> callers = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             Calls calls = applications.get(i % 2);
-            callers.add(CompletableFuture.runAsync(() -> calls.partner(inside)));
+            callers.add(CompletableFuture.runAsync(() -> calls.partner(inside), TaskThreads.own()));
         }
         await().atMost(WAIT).until(() -> inside.now.get() == 2 && waiting("partner:api") == 1);
         inside.gate.countDown();
@@ -88,12 +89,12 @@ class ZooKeeperSharedApplicationTest {
         Inside readers = new Inside();
         List<CompletableFuture<Void>> reading = new ArrayList<>();
         for (Calls calls : applications) {
-            reading.add(CompletableFuture.runAsync(() -> calls.read(readers)));
+            reading.add(CompletableFuture.runAsync(() -> calls.read(readers), TaskThreads.own()));
         }
         await().atMost(WAIT).until(() -> readers.now.get() == 2);
         AtomicInteger readersBesideTheWriter = new AtomicInteger(-1);
         CompletableFuture<Void> writing = CompletableFuture
-            .runAsync(() -> applications.get(0).write(() -> readersBesideTheWriter.set(readers.now.get())));
+            .runAsync(() -> applications.get(0).write(() -> readersBesideTheWriter.set(readers.now.get())), TaskThreads.own());
         await().atMost(WAIT).until(() -> waiting("doc") == 1);
         readers.gate.countDown();
         writing.get(WAIT.toSeconds(), TimeUnit.SECONDS);

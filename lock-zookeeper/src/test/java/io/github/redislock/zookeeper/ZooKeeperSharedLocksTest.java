@@ -21,6 +21,7 @@ import io.github.redislock.LockLossDetection;
 import io.github.redislock.LockMode;
 import io.github.redislock.LockRequest;
 import io.github.redislock.engine.LockEngine;
+import io.github.redislock.testsupport.TaskThreads;
 import io.github.redislock.testsupport.ZooKeeperServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -81,7 +82,7 @@ class ZooKeeperSharedLocksTest {
 
         /** A lock acquired on another thread, as a separate caller of this application. */
         CompletableFuture<LockHandle> acquireAsync(LockRequest request) {
-            return CompletableFuture.supplyAsync(() -> this.engine.acquire(request));
+            return CompletableFuture.supplyAsync(() -> this.engine.acquire(request), TaskThreads.own());
         }
     }
 
@@ -125,7 +126,7 @@ class ZooKeeperSharedLocksTest {
             try (LockHandle lock = writing.acquire(write("doc"))) {
                 sections.run("writer", true);
             }
-        });
+        }, TaskThreads.own());
         await().atMost(WAIT).until(() -> nodes("doc").size() == 2);
         List<CompletableFuture<Void>> readers = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
@@ -135,7 +136,7 @@ class ZooKeeperSharedLocksTest {
                 try (LockHandle lock = application.acquire(read("doc"))) {
                     sections.run(name, false);
                 }
-            }));
+            }, TaskThreads.own()));
             int queued = i + 3;
             await().atMost(WAIT).until(() -> nodes("doc").size() == queued);
         }

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import io.github.redislock.sample.simulation.AppInstances;
+import io.github.redislock.testsupport.TaskThreads;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -46,7 +47,7 @@ class ActuatorEndpointsTest {
         assertThat(SampleHttp.put(westUri, "/skus/42/stock?quantity=3").statusCode()).isEqualTo(200);
 
         CompletableFuture<HttpResponse<String>> purchase = CompletableFuture
-            .supplyAsync(() -> SampleHttp.post(eastUri, "/skus/42/purchase"));
+            .supplyAsync(() -> SampleHttp.post(eastUri, "/skus/42/purchase"), TaskThreads.own());
         await().atMost(Duration.ofSeconds(10)).until(() -> holderView(westUri).read("$.held", Boolean.class));
         DocumentContext view = holderView(westUri);
         assertThat(view.read("$.key", String.class)).isEqualTo("flash-sale:sku:42:lock");
