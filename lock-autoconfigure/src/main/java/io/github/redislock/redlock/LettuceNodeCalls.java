@@ -71,6 +71,11 @@ final class LettuceNodeCalls implements NodeCalls {
         lookUp();
     }
 
+    /** Whether the shared connection is known: calls go out on it, in the order they are made. */
+    boolean connected() {
+        return this.connection != null;
+    }
+
     @Override
     public <T> void script(NodeCommand command, Reply<T> reply) {
         StatefulConnection<byte[], byte[]> connection = this.connection;

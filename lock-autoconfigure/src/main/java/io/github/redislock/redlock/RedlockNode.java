@@ -2,8 +2,6 @@ package io.github.redislock.redlock;
 
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
@@ -37,22 +35,6 @@ final class RedlockNode {
 
     private static final NodeScript RENEW_SHARES = NodeScript.of(LockScripts.load("share-renew.lua", List.class));
 
-    /**
-     * Most calls to one node on their way at once. A stalled node holds a thread per call until the command
-     * timeout (on Jedis), so past this many a caller waits for one of them to end rather than send more, and a node
-     * that ends none for {@link #STALL_NANOS} counts as not answering: further calls to it fail at once instead of
-     * taking more threads.
-     */
-    static final int MAX_CALLS_IN_FLIGHT = 32;
-
-    /**
-     * How long a node with every call slot taken may go without ending a call before it counts as stalled. A node
-     * that is only behind the others ends calls all the time: every round is decided by the fastest majority, so
-     * the others' calls pile up on the slower nodes, several of them in turn on a busy machine; refusing those at
-     * once would fail rounds whose nodes all answer.
-     */
-    static final long STALL_NANOS = TimeUnit.SECONDS.toNanos(1);
-
     /** How long a fencing counter lasts after its last raise. */
     static final long FENCE_TTL_MILLIS = TimeUnit.DAYS.toMillis(1);
 
@@ -66,21 +48,17 @@ final class RedlockNode {
 
     private final NodeCalls calls;
 
-    private final Semaphore inFlight = new Semaphore(MAX_CALLS_IN_FLIGHT);
-
-    /** Whether a caller waited {@link #STALL_NANOS} for a slot in vain, since the last call that ended. */
-    private volatile boolean stalledNow;
-
-    private final RejectedExecutionException stalled;
+    private final CallSlots slots;
 
     /**
      * @param executor where calls that block run (Jedis; Lettuce until its shared connection is known): the store's
      * {@code redlock-call} threads
+     * @param stallNanos how long a caller waits for a slot of this node while every one is taken ({@link CallSlots})
      */
-    RedlockNode(String name, RedisConnectionFactory connectionFactory, Executor executor) {
+    RedlockNode(String name, RedisConnectionFactory connectionFactory, Executor executor, long stallNanos) {
         this.name = name;
+        this.slots = new CallSlots(name, stallNanos);
         this.calls = NodeCalls.of(name, connectionFactory, executor);
-        this.stalled = new Stalled(name + " has " + MAX_CALLS_IN_FLIGHT + " calls on their way already");
     }
 
     /**
@@ -211,62 +189,17 @@ final class RedlockNode {
                 (failure == null) ? (Boolean) (released != null && released != 0L) : null, failure));
     }
 
-    /*
-     * A node's call slots, one state machine (RedlockNodeSlotsTest):
-     *   FREE      a slot is free: a call takes it at once.
-     *   FULL      every slot taken, the node ending calls: a caller on its own thread (awaitCall) waits for one;
-     *             a call made on a reply's thread (startCall: an extension after an earlier round) is refused.
-     *   STALLED   a caller waited STALL_NANOS with no call ending: calls are refused at once.
-     * FREE -> FULL when the last slot is taken; FULL -> FREE, and STALLED -> FREE or FULL, when a call ends
-     * (callEnded); FULL -> STALLED when a wait runs out.
-     */
-
-    /** Takes one of the node's call slots; false when all are taken (FULL or STALLED), without waiting. */
-    boolean startCall() {
-        return this.inFlight.tryAcquire();
+    /** The bound on this node's calls on their way (see {@link CallSlots}). */
+    CallSlots slots() {
+        return this.slots;
     }
 
     /**
-     * Takes one of the node's call slots, waiting while the node is FULL until one of its calls ends or the
-     * deadline ({@link System#nanoTime()}); false if none came (the node is then STALLED) or it was STALLED already.
+     * Whether calls go out on Lettuce's shared connection (looked up), rather than through the template on the store's
+     * threads, where a node's calls may be applied in another order than they were made.
      */
-    boolean awaitCall(long deadline) throws InterruptedException {
-        if (this.inFlight.tryAcquire()) {
-            return true;
-        }
-        if (this.stalledNow) {
-            return false;
-        }
-        if (this.inFlight.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
-            return true;
-        }
-        this.stalledNow = true;
-        return false;
-    }
-
-    /** Gives back the slot of a call that ended: the node is not stalled. */
-    void callEnded() {
-        this.stalledNow = false;
-        this.inFlight.release();
-    }
-
-    /**
-     * The failure of a call refused because the node has {@link #MAX_CALLS_IN_FLIGHT} on their way and is stalled
-     * (or, for a call that cannot wait, full): one per node, without a stack trace (it says where the node stands,
-     * not where the caller was), as a stalled node may be refused often.
-     */
-    RejectedExecutionException stalled() {
-        return this.stalled;
-    }
-
-    /** Whether the node is STALLED: calls to it are refused at once until one of its calls ends. */
-    boolean isStalled() {
-        return this.stalledNow;
-    }
-
-    /** Calls of rounds sent to this node and not answered yet. */
-    int callsOnTheirWay() {
-        return MAX_CALLS_IN_FLIGHT - this.inFlight.availablePermits();
+    boolean sendsInOrder() {
+        return this.calls instanceof LettuceNodeCalls lettuce && lettuce.connected();
     }
 
     /** Reads the key's value on this node. */
@@ -299,18 +232,5 @@ final class RedlockNode {
     @Override
     public String toString() {
         return this.name;
-    }
-
-    /** {@link #stalled()}: without a stack trace, so that one instance can be shared. */
-    private static final class Stalled extends RejectedExecutionException {
-
-        Stalled(String message) {
-            super(message);
-        }
-
-        @Override
-        public synchronized Throwable fillInStackTrace() {
-            return this;
-        }
     }
 }

@@ -72,20 +72,25 @@ public final class RedlockStore implements LockStore {
      * @throws IllegalArgumentException with fewer than 3 nodes
      */
     public RedlockStore(List<? extends RedisConnectionFactory> nodes, @Nullable String keyPrefix) {
+        this(nodes, keyPrefix, CallSlots.STALL_NANOS);
+    }
+
+    /** With another stall time than {@link CallSlots#STALL_NANOS}: for tests that hold a node full by hand. */
+    RedlockStore(List<? extends RedisConnectionFactory> nodes, @Nullable String keyPrefix, long stallNanos) {
         if (nodes.size() < 3) {
             throw new IllegalArgumentException("Redlock needs at least 3 independent Redis masters, not "
                     + nodes.size());
         }
         this.keyPrefix = LockKeys.checkedPrefix((keyPrefix != null) ? keyPrefix : "");
-        // Bounded: each node has at most RedlockNode.MAX_CALLS_IN_FLIGHT calls on their way (a stalled node's
+        // Bounded: each node has at most CallSlots.MAX calls on their way (a stalled node's
         // calls fail past that), so the pool needs no more threads than that for every node; twice that lets a
         // thread that just ended a call finish returning to the pool. A thread is made only when none is idle: on
         // Lettuce's shared connections, only to look the connection up (calls do not block there).
-        this.calls = new ThreadPoolExecutor(0, 2 * nodes.size() * RedlockNode.MAX_CALLS_IN_FLIGHT, 60,
+        this.calls = new ThreadPoolExecutor(0, 2 * nodes.size() * CallSlots.MAX, 60,
                 TimeUnit.SECONDS, new SynchronousQueue<>(), DaemonThreads.named("redlock-call"));
         this.nodes = new RedlockNode[nodes.size()];
         for (int i = 0; i < this.nodes.length; i++) {
-            this.nodes[i] = new RedlockNode("node " + i, nodes.get(i), this.calls);
+            this.nodes[i] = new RedlockNode("node " + i, nodes.get(i), this.calls, stallNanos);
         }
         this.quorum = nodes.size() / 2 + 1;
         this.holders = HolderView.forNodes(nodes, this.keyPrefix, RedlockNode::fenceKey);
@@ -163,7 +168,7 @@ public final class RedlockStore implements LockStore {
     @Override
     public Extension[] extend(List<StoreLock> locks, long leaseMillis) {
         Extension[] extended = new Extension[locks.size()];
-        int batch = Math.max(1, RedlockNode.MAX_CALLS_IN_FLIGHT / 2);
+        int batch = Math.max(1, CallSlots.MAX / 2);
         LockException unknown = null;
         boolean decided = false;
         for (int from = 0; from < locks.size(); from += batch) {

@@ -68,7 +68,7 @@ final class Round<T> {
     /**
      * Sends the call from this thread to the nodes chosen: first to those with a call slot free, then to those with
      * every slot taken, waiting for each while it ends calls (it is only behind the others) and refusing it once it
-     * ended none for the stall time (see {@link RedlockNode}).
+     * ended none for the stall time (see {@link CallSlots}).
      */
     private void sendNow(RedlockNode[] nodes, boolean[] chosen, Call<T> call) {
         boolean[] full = null;
@@ -76,7 +76,7 @@ final class Round<T> {
             if (!chosen[i]) {
                 continue;
             }
-            if (nodes[i].startCall()) {
+            if (nodes[i].slots().take()) {
                 start(i, nodes[i], call);
             }
             else {
@@ -85,11 +85,11 @@ final class Round<T> {
             }
         }
         if (full != null) {
-            sendWhenFree(nodes, full, call, System.nanoTime() + RedlockNode.STALL_NANOS);
+            sendWhenFree(nodes, full, call, System.nanoTime());
         }
     }
 
-    private void sendWhenFree(RedlockNode[] nodes, boolean[] full, Call<T> call, long deadline) {
+    private void sendWhenFree(RedlockNode[] nodes, boolean[] full, Call<T> call, long since) {
         boolean interrupted = false;
         for (int i = 0; i < nodes.length; i++) {
             if (!full[i]) {
@@ -97,18 +97,18 @@ final class Round<T> {
             }
             boolean slot;
             try {
-                slot = interrupted ? nodes[i].startCall() : nodes[i].awaitCall(deadline);
+                slot = interrupted ? nodes[i].slots().take() : nodes[i].slots().await(since);
             }
             catch (InterruptedException ex) {
                 // The caller's wait for the round sees the interrupt; the nodes left go without waiting.
                 interrupted = true;
-                slot = nodes[i].startCall();
+                slot = nodes[i].slots().take();
             }
             if (slot) {
                 start(i, nodes[i], call);
             }
             else {
-                answered(i, null, nodes[i].stalled());
+                answered(i, null, nodes[i].slots().refusal());
             }
         }
         if (interrupted) {
@@ -118,8 +118,8 @@ final class Round<T> {
 
     /** Sends to a node on a reply's thread, which must not wait: a node with every slot taken counts as failed. */
     private void sendTo(int index, RedlockNode node, Call<T> call) {
-        if (!node.startCall()) {
-            answered(index, null, node.stalled());
+        if (!node.slots().take()) {
+            answered(index, null, node.slots().refusal());
             return;
         }
         start(index, node, call);
@@ -293,7 +293,7 @@ final class Round<T> {
         @Override
         public void answered(@Nullable T value, @Nullable RuntimeException failure) {
             if (Round.this.answered(this.index, value, failure)) {
-                this.node.callEnded();
+                this.node.slots().ended();
             }
         }
     }

@@ -36,6 +36,8 @@ import static org.awaitility.Awaitility.await;
  */
 class RedlockCallsTest {
 
+    private static final long AN_HOUR = TimeUnit.HOURS.toNanos(1);
+
     @RegisterExtension
     static final RedlockMasters masters = new RedlockMasters(5);
 
@@ -48,32 +50,37 @@ class RedlockCallsTest {
                 String prefix = "calls:" + t + ":";
                 threads.add(CompletableFuture.runAsync(() -> {
                     // More cycles per thread than a node has slots: a slot lost per cycle would exhaust them.
-                    for (int i = 0; i < 3 * RedlockNode.MAX_CALLS_IN_FLIGHT; i++) {
+                    for (int i = 0; i < 3 * CallSlots.MAX; i++) {
                         engine.acquire(LockRequest.of(prefix + i, Duration.ofSeconds(5), null)).close();
                     }
                 }, TaskThreads.own()));
             }
             CompletableFuture.allOf(threads.toArray(CompletableFuture[]::new)).join();
             await().untilAsserted(() -> assertThat(store.nodes())
-                .allSatisfy((node) -> assertThat(node.callsOnTheirWay()).as("%s", node).isZero()));
+                .allSatisfy((node) -> assertThat(node.slots().onTheirWay()).as("%s", node).isZero()));
         }
     }
 
     /**
      * Each round is decided by the fastest majority, so the others' calls pile up on slower nodes, on a busy machine
-     * several in turn: three nodes can have every call slot taken while all of them answer. Here two nodes are
-     * stalled (paused until the end) and a third is held until its slots are all taken: a round that finds it full
-     * must wait for it, not fail (a release that failed so left 'Only 2 Redlock nodes answered').
+     * several in turn: three nodes can have every call slot taken while all of them answer. Here nodes 0 and 1 are
+     * stalled (their slots taken by hand, so they are refused at once) and node 2's server is stopped until its slots
+     * are all taken, then resumed: a round that finds it full must wait for it, not fail (a release that failed so
+     * left 'Only 2 Redlock nodes answered'). The stall time is an hour, so that the test's resuming node 2 never
+     * races it.
      */
     @Test
     void aFullNodeThatEndsCallsIsWaitedForAndOnlyAStalledOneIsRefused() throws Exception {
-        RedlockStore store = new RedlockStore(masters.connect(Duration.ofSeconds(30)), "");
+        RedlockStore store = new RedlockStore(masters.connect(Duration.ofSeconds(30)), "", AN_HOUR);
         RedlockNode[] nodes = store.nodes();
-        int threads = RedlockNode.MAX_CALLS_IN_FLIGHT + 8;
+        int threads = CallSlots.MAX + 8;
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong cycles = new AtomicLong();
         ExecutorService workers = Executors.newFixedThreadPool(threads);
         try (LockEngine engine = new LockEngine(store, Duration.ofSeconds(30), LockLossListener.NONE)) {
+            inOrderOnEveryNode(engine, nodes);
+            stall(nodes[0]);
+            stall(nodes[1]);
             List<Future<?>> running = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 String prefix = "behind:" + t + ":";
@@ -89,12 +96,9 @@ class RedlockCallsTest {
                 }));
             }
             await().until(() -> cycles.get() > threads);
-            masters.get(0).pause();
-            masters.get(1).pause();
-            await().atMost(Duration.ofMinutes(1)).until(() -> nodes[0].isStalled() && nodes[1].isStalled());
             masters.get(2).pause();
-            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(1))
-                .until(() -> nodes[2].callsOnTheirWay() == RedlockNode.MAX_CALLS_IN_FLIGHT);
+            await().atMost(Duration.ofMinutes(1))
+                .until(() -> nodes[2].slots().onTheirWay() == CallSlots.MAX && waitingForASlot());
             masters.get(2).resume();
             long before = cycles.get();
             await().atMost(Duration.ofMinutes(1)).until(() -> cycles.get() > before + 4L * threads);
@@ -102,13 +106,14 @@ class RedlockCallsTest {
             for (Future<?> worker : running) {
                 worker.get(1, TimeUnit.MINUTES);
             }
-            assertThat(nodes[2].isStalled()).isFalse();
+            assertThat(nodes[2].slots().isStalled()).isFalse();
+            giveBack(nodes[0]);
+            giveBack(nodes[1]);
         }
         finally {
             stop.set(true);
             workers.shutdownNow();
-            masters.get(0).resume();
-            masters.get(1).resume();
+            masters.get(2).resume();
         }
     }
 
@@ -120,37 +125,67 @@ class RedlockCallsTest {
     @Test
     void anExtensionAfterAnEarlierOneWaitsForAFullNodeToo() throws Exception {
         ExecutorService extender = Executors.newSingleThreadExecutor();
-        try (RedlockStore store = new RedlockStore(masters.connect(Duration.ofSeconds(5)), "")) {
+        try (RedlockStore store = new RedlockStore(masters.connect(Duration.ofSeconds(5)), "", AN_HOUR)) {
             RedlockNode[] nodes = store.nodes();
             StoreLock lock = store.take(store.key("extend:full"), "unused", 30_000, true,
                     System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
             assertThat(lock).isNotNull();
             assertThat(store.extend(List.of(lock), 30_000)).containsExactly(Extension.EXTENDED);
-            await().until(() -> Arrays.stream(nodes).allMatch((node) -> node.callsOnTheirWay() == 0));
-            for (int i = 0; i < 3; i++) {
-                while (nodes[i].startCall()) {
-                    // every slot taken
-                }
-            }
-            assertThat(nodes[0].awaitCall(System.nanoTime())).isFalse();
-            assertThat(nodes[1].awaitCall(System.nanoTime())).isFalse();
+            await().until(() -> Arrays.stream(nodes).allMatch((node) -> node.slots().onTheirWay() == 0));
+            stall(nodes[0]);
+            stall(nodes[1]);
+            fill(nodes[2]);
             AtomicReference<Thread> extending = new AtomicReference<>();
             Future<Extension[]> extended = extender.submit(() -> {
                 extending.set(Thread.currentThread());
                 return store.extend(List.of(lock), 30_000);
             });
             await().until(() -> extending.get() != null && extending.get().getState() == Thread.State.TIMED_WAITING);
-            nodes[2].callEnded();
+            nodes[2].slots().ended();
             assertThat(extended.get(1, TimeUnit.MINUTES)).containsExactly(Extension.EXTENDED);
-            for (int i = 0; i < 3; i++) {
-                while (nodes[i].callsOnTheirWay() > 0) {
-                    nodes[i].callEnded();
-                }
-            }
+            giveBack(nodes[0]);
+            giveBack(nodes[1]);
+            giveBack(nodes[2]);
             assertThat(lock.release(0)).isTrue();
         }
         finally {
             extender.shutdownNow();
+        }
+    }
+
+    /**
+     * A caller interrupted while it waits for a full node's slot: the node counts as not answering, the attempt fails
+     * with the thread still interrupted, and the lock is left on no node (nodes 3 and 4, which took it, had it undone).
+     */
+    @Test
+    void aCallerInterruptedWhileItWaitsForAFullNodeFailsAndLeavesNothingHeld() throws Exception {
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        RedlockStore store = new RedlockStore(masters.connect(Duration.ofSeconds(5)), "", AN_HOUR);
+        RedlockNode[] nodes = store.nodes();
+        try (LockEngine engine = new LockEngine(store, Duration.ofSeconds(30), LockLossListener.NONE)) {
+            inOrderOnEveryNode(engine, nodes);
+            stall(nodes[0]);
+            stall(nodes[1]);
+            fill(nodes[2]);
+            AtomicReference<Thread> taking = new AtomicReference<>();
+            Future<Boolean> stillInterrupted = caller.submit(() -> {
+                taking.set(Thread.currentThread());
+                assertThatThrownBy(() -> engine.acquire(LockRequest.of("interrupted", Duration.ofSeconds(5), null)))
+                    .isInstanceOf(LockException.class)
+                    .hasMessageContaining("Interrupted");
+                return Thread.interrupted();
+            });
+            await().until(() -> taking.get() != null && taking.get().getState() == Thread.State.TIMED_WAITING);
+            taking.get().interrupt();
+            assertThat(stillInterrupted.get(1, TimeUnit.MINUTES)).as("the interrupt kept").isTrue();
+            giveBack(nodes[0]);
+            giveBack(nodes[1]);
+            giveBack(nodes[2]);
+            await().untilAsserted(() -> assertThat(masters.all())
+                .allSatisfy((master) -> assertThat(master.command("EXISTS", "interrupted")).isEqualTo(0L)));
+        }
+        finally {
+            caller.shutdownNow();
         }
     }
 
@@ -180,7 +215,49 @@ class RedlockCallsTest {
                 .isInstanceOf(LockException.class)
                 .hasMessageContaining("Only 0 of 5 Redlock nodes answered");
             await().untilAsserted(() -> assertThat(store.nodes())
-                .allSatisfy((node) -> assertThat(node.callsOnTheirWay()).as("%s", node).isZero()));
+                .allSatisfy((node) -> assertThat(node.slots().onTheirWay()).as("%s", node).isZero()));
         }
+    }
+
+    /**
+     * Cycles until every node's calls go out on its shared connection (a new store's first calls go through a pool,
+     * where a node may apply them in another order; see LettuceNodeCalls), then waits until no call is on its way
+     * to any node: a slot taken by hand stays taken only if no call of the warm-up can still end and free one.
+     */
+    private static void inOrderOnEveryNode(LockEngine engine, RedlockNode[] nodes) {
+        await().atMost(Duration.ofMinutes(1)).until(() -> {
+            engine.acquire(LockRequest.of("warm-up", Duration.ZERO, null)).close();
+            return Arrays.stream(nodes).allMatch(RedlockNode::sendsInOrder);
+        });
+        await().until(() -> Arrays.stream(nodes).allMatch((node) -> node.slots().onTheirWay() == 0));
+    }
+
+    /** Takes every free slot of the node by hand. */
+    private static void fill(RedlockNode node) {
+        while (node.slots().take()) {
+            // every slot taken
+        }
+    }
+
+    /** Takes every slot of the node by hand and stalls it (a wait that began a stall time ago runs out at once). */
+    private static void stall(RedlockNode node) throws InterruptedException {
+        fill(node);
+        assertThat(node.slots().await(System.nanoTime() - AN_HOUR)).isFalse();
+        assertThat(node.slots().isStalled()).isTrue();
+    }
+
+    /** Gives back every slot taken (by hand, or by calls no longer expected to end). */
+    private static void giveBack(RedlockNode node) {
+        while (node.slots().onTheirWay() > 0) {
+            node.slots().ended();
+        }
+    }
+
+    /** Whether a worker is parked waiting for a node's slot. */
+    private static boolean waitingForASlot() {
+        return Thread.getAllStackTraces().entrySet().stream()
+            .anyMatch((entry) -> Arrays.stream(entry.getValue())
+                .anyMatch((frame) -> frame.getClassName().equals(CallSlots.class.getName())
+                        && frame.getMethodName().equals("await")));
     }
 }

@@ -402,11 +402,11 @@ class RedlockClientTest {
         long before = callThreads();
         masters.get(0).pause();
         // Each acquisition and release left a call to the paused node waiting for its 10 s command timeout: 600
-        // threads, unbounded. Now the node has at most MAX_CALLS_IN_FLIGHT on their way, and the pool a bound.
+        // threads, unbounded. Now the node has at most CallSlots.MAX on their way, and the pool a bound.
         for (int i = 0; i < 300; i++) {
             client.acquire(LockRequest.of("stall:" + i, Duration.ofSeconds(5), Duration.ofSeconds(30))).close();
         }
-        assertThat(callThreads() - before).isLessThanOrEqualTo(2L * masters.all().size() * RedlockNode.MAX_CALLS_IN_FLIGHT);
+        assertThat(callThreads() - before).isLessThanOrEqualTo(2L * masters.all().size() * CallSlots.MAX);
     }
 
     private static long callThreads() {
