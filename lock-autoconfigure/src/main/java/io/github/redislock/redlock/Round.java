@@ -1,6 +1,5 @@
 package io.github.redislock.redlock;
 
-import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 import java.util.function.Predicate;
@@ -45,9 +44,7 @@ final class Round<T> {
      */
     static <T> Round<T> send(RedlockNode[] nodes, int quorum, Call<T> call, Predicate<T> success) {
         Round<T> round = new Round<>(nodes.length, quorum, success);
-        boolean[] every = new boolean[nodes.length];
-        Arrays.fill(every, true);
-        round.sendNow(nodes, every, call);
+        round.sendNow(nodes, null, call);
         return round;
     }
 
@@ -66,14 +63,15 @@ final class Round<T> {
     }
 
     /**
-     * Sends the call from this thread to the nodes chosen: first to those with a call slot free, then to those with
-     * every slot taken, waiting for each while it ends calls (it is only behind the others) and refusing it once it
-     * ended none for the stall time (see {@link CallSlots}).
+     * Sends the call from this thread to the nodes chosen ({@code null}: every node, with no array made per round):
+     * first to those with a call slot free, then to those with every slot taken, waiting for each while it ends
+     * calls (it is only behind the others) and refusing it once it ended none for the stall time (see
+     * {@link CallSlots}).
      */
-    private void sendNow(RedlockNode[] nodes, boolean[] chosen, Call<T> call) {
+    private void sendNow(RedlockNode[] nodes, boolean @Nullable [] chosen, Call<T> call) {
         boolean[] full = null;
         for (int i = 0; i < nodes.length; i++) {
-            if (!chosen[i]) {
+            if (chosen != null && !chosen[i]) {
                 continue;
             }
             if (nodes[i].slots().take()) {
