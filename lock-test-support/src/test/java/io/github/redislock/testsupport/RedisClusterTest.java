@@ -1,6 +1,7 @@
 package io.github.redislock.testsupport;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +18,13 @@ class RedisClusterTest {
             int slot = cluster.slot("k");
             RedisServer master = cluster.masterOf(slot);
             master.command("SET", "k", "v");
-            master.command("WAIT", "1", "5000");
+            // Failed over only once its replica has the key: WAIT's answer is how many replicas acknowledged it (on a
+            // loaded machine none may have within one WAIT, and the promoted replica then had no key).
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+            while (!master.command("WAIT", "1", "1000").equals(1L)) {
+                assertThat(System.nanoTime() - deadline).as("the replica acknowledged the write within a minute")
+                    .isNegative();
+            }
 
             RedisServer promoted = cluster.failOver(master);
 
