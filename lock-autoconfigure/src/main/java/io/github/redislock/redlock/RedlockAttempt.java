@@ -6,8 +6,8 @@ import io.github.redislock.LockException;
 import io.github.redislock.engine.Sharing;
 
 /**
- * One Redlock attempt, for {@link RedlockStore#take}: the lock on a majority of the nodes, then its fencing token
- * raised to and confirmed by a majority, both within the validity time counted from when the attempt began; a
+ * One Redlock attempt, for {@link RedlockStore#take}: the lock on a majority of the nodes, and its fencing token
+ * standing on a majority (raised by the take itself, or by a second round), both within the validity time counted from when the attempt began; a
  * failed attempt is undone on every node, now and again on each node that answers later.
  */
 final class RedlockAttempt {
@@ -151,44 +151,53 @@ final class RedlockAttempt {
     }
 
     /**
-     * The fencing token: one more than the largest counter of the nodes that took the lock (a majority), or the largest
-     * of their clocks (microseconds) when that is more, raised to on every node and confirmed by a majority within the
-     * validity time. A share raises only past the counter (a token of its own, as shares hold the key together), and
-     * proposes again past the largest counter found when another share came first. Counters expire a day after their
-     * last raise, so that a key used once leaves nothing behind for good; tokens still increase, as the clocks have
-     * moved on by then.
+     * The fencing token. A write lock's take raised the counter on each node that took the key, in the same step
+     * (acquire.lua: one more than it was, or the node's clock in microseconds when it had none), so the token is the
+     * largest value the majority returned; when a majority returned just that value, it already stands on a majority
+     * and is the token with no further call (the common case: every node's counter went up from the same value).
+     * Otherwise it is raised to on every node ("to at least": a node whose counter is already larger, raised by an
+     * attempt that failed, confirms it too) and confirmed by a majority within the validity time. A share's take
+     * only read the counters: its token is one more than the largest, or the largest of the nodes' clocks when that
+     * is more, raised only past the counter (a token of its own, as shares hold the key together), and proposed
+     * again past the largest counter found when another share came first.
+     * <p>
+     * Why tokens increase: a granted token stands on a majority of counters, counters only go up (until a day
+     * without a raise, after which the nodes' clocks have passed every token), and any two majorities share a node,
+     * whose counter the next holder's take raised past it. Counters expire a day after their last raise, so that a
+     * key used once leaves nothing behind for good.
      * @return the token, or 0 when a majority did not confirm it in time
      */
     private long nextFence(String key, Round<Taken> locked, long validUntil, boolean share)
             throws InterruptedException {
-        long max = 0;
+        long fence = 0;
+        int standing = 0;
         long clock = 0;
         for (int i = 0; i < this.nodes.length; i++) {
             Taken taken = locked.answer(i);
             if (taken != null && taken.acquired()) {
-                max = Math.max(max, taken.counter());
+                long counter = share ? taken.counter() + 1 : taken.counter();
+                standing = (counter > fence) ? 1 : (counter == fence) ? standing + 1 : standing;
+                fence = Math.max(fence, counter);
                 clock = Math.max(clock, taken.clock());
             }
         }
-        long fence = Math.max(max + 1, clock);
+        if (!share && fence > 0 && standing >= this.quorum) {
+            return fence;
+        }
+        fence = share ? Math.max(fence, clock) : fence;
         while (System.nanoTime() - validUntil < 0) {
             long proposed = fence;
             NodeCommand raise = RedlockNode.fence(key, proposed, share);
             Round<Long> raised = Round.send(this.nodes, this.quorum, (node, answer) -> node.raiseFence(raise, answer),
-                    (stored) -> stored == proposed);
+                    (stored) -> share ? stored == proposed : stored >= proposed);
             raised.await(validUntil, false);
+            if (raised.successes() >= this.quorum) {
+                return (System.nanoTime() - validUntil < 0) ? proposed : 0;
+            }
             long highest = proposed;
             for (int i = 0; i < this.nodes.length; i++) {
                 Long stored = raised.answer(i);
-                if (stored != null && !share && stored > proposed) {
-                    throw new LockException("Redlock node " + i + " holds fencing token " + stored + " for lock '"
-                            + key + "', larger than the " + proposed + " a majority agreed on: a node lost its data "
-                            + "or the nodes are shared with another configuration; not taken");
-                }
                 highest = (stored != null) ? Math.max(highest, Math.abs(stored)) : highest;
-            }
-            if (raised.successes() >= this.quorum) {
-                return (System.nanoTime() - validUntil < 0) ? proposed : 0;
             }
             if (!share || highest == proposed && raised.refused() == 0) {
                 return 0;

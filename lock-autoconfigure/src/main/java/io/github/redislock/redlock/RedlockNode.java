@@ -62,24 +62,27 @@ final class RedlockNode {
     }
 
     /**
-     * One attempt at a write lock, the same on every node, which also reads the lock's fencing counter once the key is
-     * taken (acquire.lua's optional fourth key): one command per node. With a {@code waiter}, the attempt of a writer
-     * that waits: taken, it queues the waiter on the node (readers that come later wait behind it, see
-     * {@code share.lua}), and a key a release handed to the waiter is taken over; its address
-     * ({@code <PUBLISH>:<channel>}) has nobody listening (Redlock waits by retries), but a release checks it as every
-     * entry. Without one, the queue keys are named but not touched.
+     * One attempt at a write lock, the same on every node, which also raises the lock's fencing counter once the key
+     * is taken (acquire.lua's optional fourth key, kept {@link #FENCE_TTL_MILLIS}): one command per node. With a
+     * {@code waiter}, the attempt of a writer that waits: taken, it queues the waiter on the node (readers that come
+     * later wait behind it, see {@code share.lua}), and a key a release handed to the waiter is taken over; its
+     * address ({@code <PUBLISH>:<channel>}) has nobody listening (Redlock waits by retries), but a release checks it
+     * as every entry. Without one, the queue keys are named but not touched.
      */
     static NodeCommand acquisition(String key, String token, long leaseMillis, RedlockAttempt.@Nullable Waiter waiter) {
         String[] queue = KeySlots.queueKeys(key);
         String[] keys = { key, queue[0], queue[1], fenceKey(key) };
         String[] args = (waiter != null)
                 ? new String[] { token, Long.toString(leaseMillis), waiter.id(), Long.toString(waiter.entryMillis()),
-                        waiter.address() }
-                : new String[] { token, Long.toString(leaseMillis) };
+                        waiter.address(), FENCE_TTL }
+                : new String[] { token, Long.toString(leaseMillis), "", "", "", FENCE_TTL };
         return new NodeCommand(ACQUIRE, keys, args);
     }
 
-    /** Sends an {@link #acquisition}: the answer is the stored value when acquired, else none; and the counter. */
+    /**
+     * Sends an {@link #acquisition}: the answer is the stored value when acquired, else none; and the counter as
+     * raised.
+     */
     void acquire(NodeCommand acquisition, String token, Round.Answer<Taken> answer) {
         this.calls.<List<?>>script(acquisition, (reply, read, failure) -> {
             if (failure != null) {

@@ -6,8 +6,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What one attempt found on one node: the value stored when acquired (a share's entry), the fencing counter,
- * the node's clock in microseconds when it took the key, and a permit's slot (-1 for none; -2 not taken because
+ * What one attempt found on one node: the value stored when acquired (a share's entry), the fencing counter (as
+ * a write lock's take raised it; as a share's take read it), the node's clock in microseconds when it took the key, and a permit's slot (-1 for none; -2 not taken because
  * readers hold the key); or, the key in use with another permit count, that count (0 a read lock, 1 a write lock, N
  * a semaphore of N; -1 for none).
  */
@@ -36,8 +36,8 @@ record Taken(@Nullable String value, long counter, long clock, int slot, long mi
     }
 
     /**
-     * acquire.lua's reply: 1 free, 2 taken over (the value holds the token with that fence; then the counter), 3 a
-     * semaphore's, 0 taken (with a third element: by readers).
+     * acquire.lua's reply: 1 free, 2 taken over (the value holds the token with that fence; then the counter as the
+     * take raised it), 3 a semaphore's, 0 taken (with a third element: by readers).
      */
     static Taken ofAcquisition(String token, @Nullable List<?> reply) {
         long status = (reply != null) ? ((Number) reply.get(0)).longValue() : 0;

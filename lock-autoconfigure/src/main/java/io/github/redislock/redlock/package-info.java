@@ -10,11 +10,13 @@
  * <p>
  * An attempt sends the single-Redis acquire script to every node at once, with one fresh token. It succeeds
  * when a majority took the lock within its validity time: the lease, less the time the attempt took, less a
- * clock drift allowance (1% of the lease plus 2 ms). Then the fencing token is made: the largest counter the
- * majority reported (each read after the lock was taken there), plus one, written back to every node with
- * "raise to at least" and confirmed by a majority, again within the validity time. Any two majorities share a
- * node, so the next holder reads a counter at least this large, whichever nodes answer it: tokens strictly
- * increase as long as no node that confirmed a token loses its counter (see below). A failed attempt releases
+ * clock drift allowance (1% of the lease plus 2 ms). The same script raises the lock's fencing counter on each
+ * node that took it, by one (or to the node's clock when it has none), and the fencing token is the largest value
+ * the majority returned. When a majority returned just that value (the common case: the counters went up from the
+ * same value), it already stands on a majority; otherwise it is written to every node with "raise to at least" and
+ * confirmed by a majority, again within the validity time. Any two majorities share a node, whose counter the next
+ * holder's take raises past the token, whichever nodes answer it: tokens strictly increase as long as no node that
+ * confirmed a token loses its counter (see below). A failed attempt releases
  * the token everywhere. Waiting is repeated attempts, 20–70 ms apart (random, so that contenders do not
  * collide in step), until the wait time ends. Renewal and release go to every node; a renewal in which more nodes
  * answer that they no longer hold the lock than a majority can spare marks it lost, and a lock not extended by
@@ -40,8 +42,8 @@
  * the key is released on every node when the outermost handle closes; other threads, and non-reentrant
  * (asynchronous, reactive) requests, are kept out. Several keys are taken in order, all or nothing.
  * <p>
- * Threads. An attempt is three rounds (the take with the counter read in the same script, the fencing token's raise,
- * and at the end the release), each sent to every node at once from the caller's thread, the caller waiting once for
+ * Threads. A lock costs two rounds (the take with the counter's raise in the same script, and at the end the
+ * release; a third, the fencing token's raise, only when the majority's counters differed), each sent to every node at once from the caller's thread, the caller waiting once for
  * the round's outcome. On Lettuce's shared connections (Spring Boot's default) no round holds a thread while it
  * waits: the replies come on Lettuce's I/O thread ({@code LettuceNodeCalls}). On Jedis, or
  * a Lettuce factory without a shared connection, each call is a blocking template call on the store's

@@ -3,7 +3,6 @@ package io.github.redislock.redlock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -321,58 +320,6 @@ class RedlockClientTest {
         assertThat(holders(next)).isEqualTo(3);
         assertThat(this.lost).hasSize(1);
         next.close();
-    }
-
-    /**
-     * Nodes start with different counters; acquisitions go through different majorities (the other nodes
-     * paused). Every token is larger than all before it, although no majority sees every node's counter.
-     */
-    @Test
-    void fencingTokensStrictlyIncreaseWhateverMajorityAnswers() {
-        // Counters ahead of every node's clock (in microseconds) by some 20 minutes: they decide the tokens.
-        long base = System.currentTimeMillis() * 1000 + 1_200_000_000L;
-        long[] primed = { base + 10, base + 50, base + 20, 0, 0 };
-        for (int i = 0; i < 5; i++) {
-            masters.get(i).command("SET", RedlockNode.fenceKey(KEY), Long.toString(primed[i]));
-        }
-        List<Set<Integer>> majorities = List.of(Set.of(0, 3, 4), Set.of(1, 2, 3), Set.of(2, 3, 4), Set.of(0, 2, 4),
-                Set.of(0, 1, 3), Set.of(3, 4, 0), Set.of(1, 2, 4));
-        RedlockClient client = client(Duration.ofSeconds(30));
-        List<Long> tokens = new ArrayList<>();
-        for (Set<Integer> majority : majorities) {
-            for (int i = 0; i < 5; i++) {
-                if (!majority.contains(i)) {
-                    masters.get(i).pause();
-                }
-            }
-            // A wait: an attempt that misses its majority (a running node slow to answer) is retried. A short
-            // lease: a paused node may apply an earlier round's acquisition after its release once resumed (the
-            // client gave up on that answer), and such a minority copy only goes when its lease ends.
-            try (LockHandle handle = acquire(client, Duration.ofSeconds(10), Duration.ofSeconds(2))) {
-                tokens.add(handle.fencingToken());
-            }
-            finally {
-                masters.all().forEach(RedisServer::resume);
-            }
-        }
-        // The first majority did not include node 1, whose counter was the largest: 51 only comes from a
-        // majority that, like every one, shares a node with the one before.
-        assertThat(tokens).isSorted().doesNotHaveDuplicates();
-        assertThat(tokens.get(0)).isEqualTo(base + 11);
-        assertThat(tokens.get(1)).isEqualTo(base + 51);
-    }
-
-    @Test
-    void fencingCountersExpireInsteadOfStayingForEveryKeyForever() {
-        RedlockClient client = client(Duration.ofSeconds(30));
-        acquire(client, Duration.ZERO, Duration.ofSeconds(30)).close();
-        // A majority raised the counter; the other nodes' raises may still be on their way (-2: none yet).
-        List<Long> ttls = masters.all().stream().map((master) -> (Long) master.command("PTTL", RedlockNode.fenceKey(KEY)))
-            .toList();
-        assertThat(ttls).as("no counter without expiry").doesNotContain(-1L)
-            .filteredOn((ttl) -> ttl > 0)
-            .hasSizeGreaterThanOrEqualTo(3)
-            .allSatisfy((ttl) -> assertThat(ttl).isLessThanOrEqualTo(RedlockNode.FENCE_TTL_MILLIS));
     }
 
     @Test

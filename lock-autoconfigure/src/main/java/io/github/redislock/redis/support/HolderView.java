@@ -3,6 +3,7 @@ package io.github.redislock.redis.support;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -32,8 +33,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * majority; the lease remaining as long as a majority still has it); no value on a majority is
  * {@link State#OTHER}. Redlock keeps no queue: {@code waiting} is {@code null}.</li>
  * </ul>
- * {@code since} is read from the fencing token, which both draw from the Redis clock in microseconds when a key
- * is taken (or handed on); it is as exact as the servers' clocks.
+ * {@code since} is read from the fence in the key's value, which both draw from the Redis clock in microseconds
+ * when a key is taken (or handed on); it is as exact as the servers' clocks. (Redlock's fencing token is a counter
+ * kept apart, read from each master.)
  */
 public final class HolderView {
 
@@ -108,17 +110,26 @@ public final class HolderView {
             InstanceInfo instance = this.registry.resolve(read.ownerId());
             holder = (instance != null) ? Holder.of(instance) : Holder.UNKNOWN;
         }
+        // The value's own fence (on Redlock, the first agreeing master's clock when it took the key) says since when.
         LockValue.Read fenced = (this.fenceKey != null) ? read.withFence(counter(agreeing)) : read;
-        return new LockInspection(key, fenced.state(), holder, fenced.fence(), fenced.since(Instant.now()),
+        return new LockInspection(key, fenced.state(), holder, fenced.fence(), read.since(Instant.now()),
                 leaseRemaining(agreeing), waiting);
     }
 
-    /** The largest fence counter among the agreeing masters: the token the majority's holder was given. */
-    private static @Nullable Long counter(List<NodeReads.Reading> agreeing) {
-        long counter = -1;
-        for (NodeReads.Reading reading : agreeing) {
-            counter = Math.max(counter, reading.counter());
+    /**
+     * The token the majority's holder was given: the quorum-th largest fence counter among the agreeing masters. Each
+     * master's take raised its own counter, and the token is the value that a majority's counters stand at; fewer
+     * masters than a majority (those whose take answered after the holder's decision, or that an attempt which failed
+     * raised further) can be above it.
+     */
+    private @Nullable Long counter(List<NodeReads.Reading> agreeing) {
+        long[] counters = new long[agreeing.size()];
+        for (int i = 0; i < counters.length; i++) {
+            counters[i] = agreeing.get(i).counter();
         }
+        Arrays.sort(counters);
+        int quorum = Math.min(this.nodes.quorum(), counters.length);
+        long counter = (quorum > 0) ? counters[counters.length - quorum] : -1;
         return (counter > 0) ? counter : null;
     }
 

@@ -12,9 +12,14 @@
 --          over hand-offs)
 -- ARGV[4]: how long the application's queue entry stays valid without being refreshed, in ms
 -- ARGV[5]: how the application hears hand-offs: '<PUBLISH or SPUBLISH>:<channel>'
--- KEYS[4]: optional (Redlock, whose nodes are never a cluster): the lock's fencing counter, read once the key is
---          taken and returned as a third element of {1, ...} and {2, ...} ('' for none): read after the take, in the
---          same step, instead of by a command of its own
+-- KEYS[4]: optional (Redlock, whose nodes are never a cluster): the lock's fencing counter on this node, raised
+--          once the key is taken, in the same step: to one more than it was, or to this node's clock (Redis time in
+--          microseconds) when it has none (or a value that is not a count: another client wrote it). The raised
+--          value is returned as a third element of {1, ...} and {2, ...}. Raising here rather than by a command of
+--          its own means that when every node of a majority returns the same value, that value already stands on a
+--          majority: the fencing token, with no second round (RedlockAttempt).
+-- ARGV[6]: with KEYS[4], how long the raised counter lasts, in ms; ARGV[3] to ARGV[5] are then '' when the caller
+--          does not wait
 -- Returns {1, fence}: the lock is now ours under '<token>:<fence>'. A replay of the same call (lost reply,
 --                     client reconnect) finds our own token and returns {1, fence} again without counting twice.
 --         {2, fence}: the lock had been handed to this application; it is now ours under '<token>:<fence>'
@@ -24,15 +29,34 @@
 --         {3, N}:     the key is a semaphore of N permits (share.lua's marker '~s<N>:<fence>'), which never shares
 --                     a key with a write lock: nothing queued. (Readers' marker '~r:<fence>' is held by someone
 --                     else: a writer queues, and share.lua hands the key on once the last reader is gone.)
--- The reply of a take: the status and fence, and KEYS[4]'s counter when asked for.
+-- The application id of a caller that waits ('' is none: see ARGV[6]).
+local waiter = ARGV[3]
+if waiter == '' then
+    waiter = nil
+end
+local time = redis.call('TIME')
+-- A counter as read back: a count below 2^53 (exact in Lua's numbers), else none.
+local function count(stored)
+    if stored and #stored <= 16 and string.match(stored, '^%d+$') then
+        local n = tonumber(stored)
+        if n < 9007199254740992 then
+            return n
+        end
+    end
+    return nil
+end
+-- The reply of a take: the status and fence, and KEYS[4]'s counter, raised, when asked for.
 local function taken(status, fence)
     if KEYS[4] then
-        return {status, fence, redis.call('GET', KEYS[4]) or ''}
+        local counter = count(redis.call('GET', KEYS[4]))
+        local raised = counter and counter + 1 or tonumber(time[1]) * 1000000 + tonumber(time[2])
+        raised = string.format('%d', raised)
+        redis.call('SET', KEYS[4], raised, 'PX', ARGV[6])
+        return {status, fence, raised}
     end
     return {status, fence}
 end
 -- Free (the common case, tried first): the fence is Redis time in microseconds.
-local time = redis.call('TIME')
 local fence = tonumber(time[1]) * 1000000 + tonumber(time[2])
 -- %d keeps all digits (a plain tostring would switch to exponent notation at this size).
 if redis.call('SET', KEYS[1], ARGV[1] .. ':' .. string.format('%d', fence), 'NX', 'PX', ARGV[2]) then
@@ -47,7 +71,7 @@ local held = colon and string.sub(current, colon + 1)
 if owner == ARGV[1] then
     return taken(1, tonumber(held))
 end
-if ARGV[3] and owner == ARGV[3] then
+if waiter and owner == waiter then
     redis.call('SET', KEYS[1], ARGV[1] .. ':' .. held, 'PX', ARGV[2])
     return taken(2, tonumber(held))
 end
@@ -56,11 +80,11 @@ if permits then
     return {3, tonumber(permits)}
 end
 if owner ~= '~' then
-    if ARGV[4] then
+    if waiter then
         local expires = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) + tonumber(ARGV[4])
-        redis.call('HSET', KEYS[3], ARGV[3], string.format('%d', expires) .. ':' .. ARGV[2] .. ':' .. ARGV[5])
-        if not redis.call('LPOS', KEYS[2], ARGV[3]) then
-            redis.call('RPUSH', KEYS[2], ARGV[3])
+        redis.call('HSET', KEYS[3], waiter, string.format('%d', expires) .. ':' .. ARGV[2] .. ':' .. ARGV[5])
+        if not redis.call('LPOS', KEYS[2], waiter) then
+            redis.call('RPUSH', KEYS[2], waiter)
         end
         redis.call('PEXPIRE', KEYS[2], ARGV[4])
         redis.call('PEXPIRE', KEYS[3], ARGV[4])
