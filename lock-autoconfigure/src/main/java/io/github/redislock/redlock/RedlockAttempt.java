@@ -152,9 +152,10 @@ final class RedlockAttempt {
 
     /**
      * The fencing token. A write lock's take raised the counter on each node that took the key, in the same step
-     * (acquire.lua: one more than it was, or the node's clock in microseconds when it had none), so the token is the
-     * largest value the majority returned; when a majority returned just that value, it already stands on a majority
-     * and is the token with no further call (the common case: every node's counter went up from the same value).
+     * (acquire.lua: one more than it was, or the node's clock in whole seconds, counted in microseconds, when it had
+     * none), so the token is the largest value the majority returned; when a majority returned just that value, it
+     * already stands on a majority and is the token with no further call (the common case: every node's counter went
+     * up from the same value, or a key's first lock within one second of every node's clock).
      * Otherwise it is raised to on every node ("to at least": a node whose counter is already larger, raised by an
      * attempt that failed, confirms it too) and confirmed by a majority within the validity time. A share's take
      * only read the counters: its token is one more than the largest, or the largest of the nodes' clocks when that

@@ -131,10 +131,12 @@ class RedlockFencingTest {
     void aCounterAnotherClientWroteCountsAsNoneAndTheNodesClockStartsIt() {
         setCounters("not-a-count", "9007199254740993", "-5", "1.5", "");
         RedlockClient client = client();
-        long before = System.currentTimeMillis() * 1000;
+        long before = System.currentTimeMillis() / 1000 * 1_000_000;
         LockHandle handle = acquire(client, Duration.ZERO, Duration.ofSeconds(10));
-        // Each node took it from its own clock (this machine's, in µs): the token is the largest of the majority's.
+        // Each node started it from its own clock (this machine's) in whole seconds, counted in µs: the token is the
+        // largest of the majority's.
         assertThat(handle.fencingToken()).isGreaterThanOrEqualTo(before).isLessThan(1L << 53);
+        assertThat(handle.fencingToken() % 1_000_000).isZero();
         awaitOnEveryNode(true);
         for (int i = 0; i < 5; i++) {
             assertThat(Long.parseLong(counter(i))).as("node %d's counter", i).isGreaterThanOrEqualTo(before);

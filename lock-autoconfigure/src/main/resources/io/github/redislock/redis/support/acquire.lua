@@ -13,11 +13,12 @@
 -- ARGV[4]: how long the application's queue entry stays valid without being refreshed, in ms
 -- ARGV[5]: how the application hears hand-offs: '<PUBLISH or SPUBLISH>:<channel>'
 -- KEYS[4]: optional (Redlock, whose nodes are never a cluster): the lock's fencing counter on this node, raised
---          once the key is taken, in the same step: to one more than it was, or to this node's clock (Redis time in
---          microseconds) when it has none (or a value that is not a count: another client wrote it). The raised
---          value is returned as a third element of {1, ...} and {2, ...}. Raising here rather than by a command of
---          its own means that when every node of a majority returns the same value, that value already stands on a
---          majority: the fencing token, with no second round (RedlockAttempt).
+--          once the key is taken, in the same step: to one more than it was, or, when it has none (or a value that
+--          is not a count: another client wrote it), to this node's clock in whole seconds, counted in microseconds
+--          (the nodes of one take then agree unless a second began between them). The raised value is returned as
+--          a third element of {1, ...} and {2, ...}. Raising here rather than by a command of its own means that
+--          when every node of a majority returns the same value, that value already stands on a majority: the
+--          fencing token, with no second round (RedlockAttempt).
 -- ARGV[6]: with KEYS[4], how long the raised counter lasts, in ms; ARGV[3] to ARGV[5] are then '' when the caller
 --          does not wait
 -- Returns {1, fence}: the lock is now ours under '<token>:<fence>'. A replay of the same call (lost reply,
@@ -49,7 +50,7 @@ end
 local function taken(status, fence)
     if KEYS[4] then
         local counter = count(redis.call('GET', KEYS[4]))
-        local raised = counter and counter + 1 or tonumber(time[1]) * 1000000 + tonumber(time[2])
+        local raised = counter and counter + 1 or tonumber(time[1]) * 1000000
         raised = string.format('%d', raised)
         redis.call('SET', KEYS[4], raised, 'PX', ARGV[6])
         return {status, fence, raised}
