@@ -30,11 +30,13 @@ record HotKeyResult(Histogram waits, long[] acquisitionsPerClient, long timeouts
         return acquisitions() * 1e9 / this.windowNanos;
     }
 
-    /** One progress line. */
-    String summary() {
-        String waits = String.format(Locale.ROOT, "%,8.0f acq/s  wait p50 %7.2f ms p99 %8.2f ms  section %6.3f ms"
-                + " busy %5.1f %%", acquisitionsPerSecond(), millis(50), millis(99),
-                this.sections.meanMillis(acquisitions()), this.sections.busyPercent(this.windowNanos));
+    /** One progress line; with {@code exclusive} as in {@link #figures}. */
+    String summary(boolean exclusive) {
+        double busy = this.sections.busyPercent(this.windowNanos);
+        String waits = String.format(Locale.ROOT, "%,8.0f acq/s  wait p50 %7.2f ms p99 %8.2f ms  section %6.3f ms",
+                acquisitionsPerSecond(), millis(50), millis(99), this.sections.meanMillis(acquisitions()))
+                + (exclusive ? String.format(Locale.ROOT, " busy %5.1f %%", busy)
+                        : String.format(Locale.ROOT, " holders %4.2f", busy / 100));
         if (this.load == null) {
             return waits;
         }

@@ -84,7 +84,7 @@ public final class HotKeySuite {
             HotKeyResult result = this.harness.run(contender, scenario.section(), scenario.threadsPerClient());
             sectionFigures.addAll(result.figures(scenario.label(store), contender.implementation(), true));
             this.progress.printf(Locale.ROOT, "  hot key %-13s x%-2d %-22s %s%n", scenario.section().label(),
-                    scenario.threadsPerClient(), contender.implementation(), result.summary());
+                    scenario.threadsPerClient(), contender.implementation(), result.summary(true));
         }
         return Figure.groupedByMetric(sectionFigures);
     }
