@@ -83,6 +83,8 @@ final class HotKeyHarness {
         Histogram waits = new Histogram(3);
         long[] perClient = new long[clients.size()];
         long timeouts = 0;
+        long sectionNanos = 0;
+        long sectionNanosInWindow = 0;
         for (int i = 0; i < workers.size(); i++) {
             HotKeyWorker worker = workers.get(i);
             if (worker.failure() != null) {
@@ -91,8 +93,11 @@ final class HotKeyHarness {
             waits.add(worker.waits());
             perClient[i / threadsPerClient] += worker.waits().getTotalCount();
             timeouts += worker.timeouts();
+            sectionNanos += worker.sectionNanos();
+            sectionNanosInWindow += worker.sectionNanosInWindow();
         }
-        return new HotKeyResult(waits, perClient, timeouts, measureTo - measureFrom, during);
+        return new HotKeyResult(waits, perClient, timeouts, new SectionTimes(sectionNanos, sectionNanosInWindow),
+                measureTo - measureFrom, during);
     }
 
     private static void sleepUntil(long nanoTime) throws InterruptedException {

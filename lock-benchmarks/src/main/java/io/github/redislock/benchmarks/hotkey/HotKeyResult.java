@@ -15,10 +15,11 @@ import org.jspecify.annotations.Nullable;
  * @param waits acquire-call durations (ns) of the acquisitions in the window, all threads together
  * @param acquisitionsPerClient acquisitions in the window by each client instance
  * @param timeouts acquire calls that gave up after the full wait
+ * @param sections how long the sections really lasted
  * @param windowNanos length of the window
  * @param load Redis commands and CPU during the window; {@code null} for a run on another store
  */
-record HotKeyResult(Histogram waits, long[] acquisitionsPerClient, long timeouts, long windowNanos,
+record HotKeyResult(Histogram waits, long[] acquisitionsPerClient, long timeouts, SectionTimes sections, long windowNanos,
         @Nullable RedisLoad load) {
 
     long acquisitions() {
@@ -29,10 +30,13 @@ record HotKeyResult(Histogram waits, long[] acquisitionsPerClient, long timeouts
         return acquisitions() * 1e9 / this.windowNanos;
     }
 
-    /** One progress line. */
-    String summary() {
-        String waits = String.format(Locale.ROOT, "%,8.0f acq/s  wait p50 %7.2f ms p99 %8.2f ms",
-                acquisitionsPerSecond(), millis(50), millis(99));
+    /** One progress line; with {@code exclusive} as in {@link #figures}. */
+    String summary(boolean exclusive) {
+        double busy = this.sections.busyPercent(this.windowNanos);
+        String waits = String.format(Locale.ROOT, "%,8.0f acq/s  wait p50 %7.2f ms p99 %8.2f ms  section %6.3f ms",
+                acquisitionsPerSecond(), millis(50), millis(99), this.sections.meanMillis(acquisitions()))
+                + (exclusive ? String.format(Locale.ROOT, " busy %5.1f %%", busy)
+                        : String.format(Locale.ROOT, " holders %4.2f", busy / 100));
         if (this.load == null) {
             return waits;
         }
@@ -40,7 +44,12 @@ record HotKeyResult(Histogram waits, long[] acquisitionsPerClient, long timeouts
                 this.load.commandsPer(acquisitions()), this.load.cpuMicrosPer(acquisitions()));
     }
 
-    List<Figure> figures(String section, String implementation) {
+    /**
+     * The table figures of this run.
+     * @param exclusive whether one holder at a time had the key: only then is the sections' time the key's busy time,
+     * and the rest the hand-over between holders; a shared key gets the mean number of holders instead
+     */
+    List<Figure> figures(String section, String implementation, boolean exclusive) {
         long acquisitions = acquisitions();
         List<Figure> figures = new ArrayList<>();
         figures.add(new Figure(section, "acquisitions", "/s", implementation, acquisitionsPerSecond()));
@@ -53,6 +62,17 @@ record HotKeyResult(Histogram waits, long[] acquisitionsPerClient, long timeouts
                     this.load.commandsPer(acquisitions)));
             figures.add(new Figure(section, "Redis CPU", "us/acquisition", implementation,
                     this.load.cpuMicrosPer(acquisitions)));
+        }
+        figures.add(new Figure(section, "section mean", "ms", implementation, this.sections.meanMillis(acquisitions)));
+        if (exclusive) {
+            figures.add(new Figure(section, "key busy", "%", implementation,
+                    this.sections.busyPercent(this.windowNanos)));
+            figures.add(new Figure(section, "hand-over gap", "us", implementation,
+                    this.sections.handOverMicros(this.windowNanos, acquisitions)));
+        }
+        else {
+            figures.add(new Figure(section, "holders at once", "mean", implementation,
+                    this.sections.busyPercent(this.windowNanos) / 100));
         }
         figures.add(new Figure(section, "least-served client", "share of fair", implementation, leastServedShare()));
         figures.add(new Figure(section, "timeouts after 10 s", "count", implementation, this.timeouts));

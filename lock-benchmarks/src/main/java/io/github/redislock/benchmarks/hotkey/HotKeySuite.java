@@ -82,9 +82,9 @@ public final class HotKeySuite {
                 continue;
             }
             HotKeyResult result = this.harness.run(contender, scenario.section(), scenario.threadsPerClient());
-            sectionFigures.addAll(result.figures(scenario.label(store), contender.implementation()));
+            sectionFigures.addAll(result.figures(scenario.label(store), contender.implementation(), true));
             this.progress.printf(Locale.ROOT, "  hot key %-13s x%-2d %-22s %s%n", scenario.section().label(),
-                    scenario.threadsPerClient(), contender.implementation(), result.summary());
+                    scenario.threadsPerClient(), contender.implementation(), result.summary(true));
         }
         return Figure.groupedByMetric(sectionFigures);
     }

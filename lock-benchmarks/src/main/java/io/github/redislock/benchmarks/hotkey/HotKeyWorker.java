@@ -5,8 +5,11 @@ import org.HdrHistogram.Histogram;
 /**
  * One thread of the hot-key run: acquire, run the section, release, again, until the measurement window
  * closes. It records, for every acquisition that got in during the window, how long the acquire call took
- * (call to first instruction under the lock). Each worker owns its histogram and counters, so recording
- * costs no coordination; the harness merges them after the threads are joined.
+ * (call to first instruction under the lock) and how long its section really lasted (first instruction under
+ * the lock to the section's return: a parked section overshoots its nominal length); and, for every section,
+ * how much of it lay inside the window, so that the sections' time within the window is exact at both edges.
+ * Each worker owns its histogram and counters, so recording costs no coordination; the harness merges them
+ * after the threads are joined.
  */
 final class HotKeyWorker implements Runnable {
 
@@ -28,6 +31,14 @@ final class HotKeyWorker implements Runnable {
     private final Runnable timedSection = this::enterSection;
 
     private long enteredAt;
+
+    private long exitedAt;
+
+    /** Sum of the durations of the sections counted as acquisitions (entered in the window). */
+    private long sectionNanos;
+
+    /** Sum over every section of the part of it inside the window. */
+    private long sectionNanosInWindow;
 
     private long timeouts;
 
@@ -57,8 +68,8 @@ final class HotKeyWorker implements Runnable {
                         this.timeouts++;
                     }
                 }
-                else if (this.enteredAt >= this.measureFrom && this.enteredAt < this.measureTo) {
-                    this.waits.recordValue(Math.min(this.enteredAt - begin, HIGHEST_TRACKABLE_NANOS));
+                else {
+                    recordSection(begin);
                 }
             }
         }
@@ -70,10 +81,30 @@ final class HotKeyWorker implements Runnable {
     private void enterSection() {
         this.enteredAt = System.nanoTime();
         this.section.run();
+        this.exitedAt = System.nanoTime();
+    }
+
+    private void recordSection(long begin) {
+        if (this.enteredAt >= this.measureFrom && this.enteredAt < this.measureTo) {
+            this.waits.recordValue(Math.min(this.enteredAt - begin, HIGHEST_TRACKABLE_NANOS));
+            this.sectionNanos += this.exitedAt - this.enteredAt;
+        }
+        long inWindow = Math.min(this.exitedAt, this.measureTo) - Math.max(this.enteredAt, this.measureFrom);
+        if (inWindow > 0) {
+            this.sectionNanosInWindow += inWindow;
+        }
     }
 
     Histogram waits() {
         return this.waits;
+    }
+
+    long sectionNanos() {
+        return this.sectionNanos;
+    }
+
+    long sectionNanosInWindow() {
+        return this.sectionNanosInWindow;
     }
 
     long timeouts() {

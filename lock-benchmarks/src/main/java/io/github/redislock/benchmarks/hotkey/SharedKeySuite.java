@@ -81,9 +81,9 @@ public final class SharedKeySuite {
                         continue;
                     }
                     HotKeyResult result = this.harness.run(contender, SECTION, THREADS_PER_CLIENT);
-                    section.addAll(result.figures(run.label(store), contender.implementation()));
+                    section.addAll(result.figures(run.label(store), contender.implementation(), false));
                     this.progress.printf(Locale.ROOT, "  %-17s %-9s %-26s %s%n", run.shape().label(),
-                            store.name().toLowerCase(Locale.ROOT), contender.implementation(), result.summary());
+                            store.name().toLowerCase(Locale.ROOT), contender.implementation(), result.summary(false));
                 }
                 figures.addAll(Figure.groupedByMetric(section));
             }
