@@ -128,6 +128,30 @@ class RedlockFencingTest {
     }
 
     @Test
+    void theHolderViewShowsTheTokenTheMajoritysCountersStandAtWhenSomeNodesAreAboveIt() {
+        // Nodes 3 and 4 ahead, as attempts that failed leave them, and paused: nodes 0 to 2 decide the token, 103.
+        setCounters("100", "100", "102", "105", "105");
+        RedlockClient client = client();
+        masters.get(3).pause();
+        masters.get(4).pause();
+        LockHandle handle;
+        try {
+            handle = acquire(client, Duration.ZERO, Duration.ofSeconds(10));
+        }
+        finally {
+            masters.get(3).resume();
+            masters.get(4).resume();
+        }
+        assertThat(handle.fencingToken()).isEqualTo(103);
+        // Resumed, nodes 3 and 4 take the key too and raise their counters to 106: every node agrees on the
+        // holder, and two of them are above its token.
+        awaitOnEveryNode(true);
+        // The raise, when the first three answers differed, may still be on its way to the others.
+        await().untilAsserted(() -> assertThat(client.inspect(KEY).fencingToken()).isEqualTo(handle.fencingToken()));
+        handle.close();
+    }
+
+    @Test
     void aCounterAnotherClientWroteCountsAsNoneAndTheNodesClockStartsIt() {
         setCounters("not-a-count", "9007199254740993", "-5", "1.5", "");
         RedlockClient client = client();
