@@ -36,6 +36,11 @@ public final class LockRequest {
      */
     public static final Duration MAX_LEASE = Duration.ofDays(30);
 
+    /** Constants rather than a {@code Duration} made on every request's check. */
+    private static final Duration MIN_LEASE = Duration.ofMillis(1);
+
+    private static final Duration LONGEST_NANOS = Duration.ofNanos(Long.MAX_VALUE);
+
     private final List<String> keys;
 
     private final Duration waitTime;
@@ -85,6 +90,17 @@ public final class LockRequest {
     public static LockRequest of(Collection<String> keys, Duration waitTime, @Nullable Duration leaseTime) {
         if (keys == null || keys.isEmpty()) {
             throw new LockException("No lock key given");
+        }
+        if (keys.size() == 1) {
+            // Nothing to order or collapse: the annotation's one key arrives in an immutable list, kept as it is.
+            String key = (keys instanceof List<String> list) ? list.get(0) : keys.iterator().next();
+            checkKey(key);
+            List<String> one = List.copyOf(keys);
+            if (one.size() == 1 && one.get(0) == key) {
+                return new LockRequest(one, checkWait(waitTime), checkLease(leaseTime), true, Duration.ZERO,
+                        LockMode.WRITE, 1);
+            }
+            // Changed by another thread meanwhile: the general path checks what the copy holds.
         }
         TreeSet<String> ordered = new TreeSet<>();
         for (String key : keys) {
@@ -138,7 +154,7 @@ public final class LockRequest {
     }
 
     private static @Nullable Duration checkLease(@Nullable Duration leaseTime) {
-        if (leaseTime != null && (leaseTime.isNegative() || leaseTime.compareTo(Duration.ofMillis(1)) < 0)) {
+        if (leaseTime != null && (leaseTime.isNegative() || leaseTime.compareTo(MIN_LEASE) < 0)) {
             throw new IllegalArgumentException("leaseTime must be at least 1 ms: " + leaseTime);
         }
         if (leaseTime != null && leaseTime.compareTo(MAX_LEASE) > 0) {
@@ -149,7 +165,7 @@ public final class LockRequest {
 
     /** {@link Duration#toNanos()} without overflow: beyond {@code Long.MAX_VALUE} ns, as long as it takes. */
     private static long saturatedNanos(Duration duration) {
-        return (duration.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0) ? Long.MAX_VALUE : duration.toNanos();
+        return (duration.compareTo(LONGEST_NANOS) >= 0) ? Long.MAX_VALUE : duration.toNanos();
     }
 
     /** The lock names, distinct, in the order they are taken. */

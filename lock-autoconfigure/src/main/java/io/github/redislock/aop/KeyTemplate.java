@@ -71,6 +71,26 @@ final class KeyTemplate {
     }
 
     /**
+     * The keys of a call whose method has this one template. The common shape's one key comes back as an
+     * immutable list of it, which the request keeps as it is: no list to fill and copy per call.
+     * @throws LockException as {@link #resolve(KeyEvaluation, List)} does
+     */
+    List<String> resolve(KeyEvaluation evaluation) {
+        if (this.literalBeforeValue != null && this.maxKeys > 0) {
+            Object value = this.segments[1].value(evaluation, this);
+            if (isPlain(value)) {
+                return List.of(joined(this.literalBeforeValue, value, this.segments[1]));
+            }
+            List<String> keys = new ArrayList<>();
+            resolve(evaluation, keys, value);
+            return keys;
+        }
+        List<String> keys = new ArrayList<>(1);
+        resolve(evaluation, keys);
+        return keys;
+    }
+
+    /**
      * Adds the key (or keys, for collection-valued parts) this template yields for one call.
      * @throws LockException if a part is null, empty or a byte/char array, or the call's keys would be more than
      * the maximum (counted with those already in {@code keys}, before any is built)
@@ -78,7 +98,7 @@ final class KeyTemplate {
     void resolve(KeyEvaluation evaluation, List<String> keys) {
         if (this.literalBeforeValue != null) {
             Object value = this.segments[1].value(evaluation, this);
-            if (value != null && !(value instanceof Collection<?>) && !value.getClass().isArray()) {
+            if (isPlain(value)) {
                 if (keys.size() >= this.maxKeys) {
                     throw tooMany();
                 }
@@ -90,6 +110,11 @@ final class KeyTemplate {
             return;
         }
         resolve(evaluation, keys, null);
+    }
+
+    /** A value that makes one key part: not null, no collection, no array. */
+    private static boolean isPlain(@Nullable Object value) {
+        return value != null && !(value instanceof Collection<?>) && !value.getClass().isArray();
     }
 
     /**

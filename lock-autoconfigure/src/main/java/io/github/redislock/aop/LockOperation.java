@@ -52,14 +52,18 @@ final class LockOperation {
      * hold, mode and permits.
      */
     LockRequest request(KeyEvaluation evaluation) {
-        List<String> resolved = new ArrayList<>(this.keys.length);
-        for (KeyTemplate template : this.keys) {
-            template.resolve(evaluation, resolved);
+        List<String> resolved;
+        if (this.keys.length == 1) {
+            resolved = this.keys[0].resolve(evaluation);
+        }
+        else {
+            resolved = new ArrayList<>(this.keys.length);
+            for (KeyTemplate template : this.keys) {
+                template.resolve(evaluation, resolved);
+            }
         }
         try {
-            LockRequest request = (resolved.size() == 1) ? LockRequest.of(resolved.get(0), this.waitTime, this.leaseTime)
-                    : LockRequest.of(resolved, this.waitTime, this.leaseTime);
-            return this.shape.apply(request);
+            return this.shape.apply(LockRequest.of(resolved, this.waitTime, this.leaseTime));
         }
         catch (LockException ex) {
             throw new LockException("Lock key " + describeKeys() + " of " + this.origin + ": " + ex.getMessage(), ex);
