@@ -1,6 +1,6 @@
 /**
  * Redlock: one lock across several independent Redis masters, taken on a majority of them within its validity
- * time, with fencing tokens kept strictly increasing by a majority read and a majority write. A store
+ * time, with fencing tokens kept strictly increasing by counters a majority raises. A store
  * ({@link RedlockStore}, public: a {@code LockStore}) under the store-neutral engine
  * ({@link io.github.redislock.engine.LockEngine}), which gives it reentrancy and multi-key;
  * {@link RedlockClient} is that engine built in one constructor call. A lock is taken on N ≥ 3 masters with no
@@ -54,7 +54,7 @@
  * Limits. A node restarted without its data (no persistence, or {@code appendfsync} other than
  * {@code always}) forgets the locks and counters it had: keep a restarted node out of the configuration for
  * one lease (the Redlock rule; this store does not detect restarts), and keep fewer nodes restarting empty than
- * the majority write covers, or fencing tokens may repeat. Process pauses and clock jumps beyond the drift
+ * the majority that raised the last token covers, or fencing tokens may repeat. Process pauses and clock jumps beyond the drift
  * allowance break it as they break every lease-based lock; fencing tokens are the defence.
  */
 @NullMarked
