@@ -54,8 +54,8 @@
  * Limits. A node restarted without its data (no persistence, or {@code appendfsync} other than
  * {@code always}) forgets the locks and counters it had: keep a restarted node out of the configuration for
  * one lease (the Redlock rule; this store does not detect restarts), and keep fewer nodes restarting empty than
- * the majority that raised the last token covers, or fencing tokens may repeat. Process pauses and clock jumps beyond the drift
- * allowance break it as they break every lease-based lock; fencing tokens are the defence.
+ * the majority that raised the last token covers, or fencing tokens may repeat. Process pauses and clock jumps
+ * beyond the drift allowance break it as they break every lease-based lock; fencing tokens are the defence.
  */
 @NullMarked
 package io.github.redislock.redlock;
