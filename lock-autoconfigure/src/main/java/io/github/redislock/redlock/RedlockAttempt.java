@@ -7,8 +7,9 @@ import io.github.redislock.engine.Sharing;
 
 /**
  * One Redlock attempt, for {@link RedlockStore#take}: the lock on a majority of the nodes, and its fencing token
- * standing on a majority (raised by the take itself, or by a second round), both within the validity time counted from when the attempt began; a
- * failed attempt is undone on every node, now and again on each node that answers later.
+ * standing on a majority (raised by the take itself, or by a second round), both within the validity time counted
+ * from when the attempt began; a failed attempt is undone on every node, now and again on each node that answers
+ * later.
  */
 final class RedlockAttempt {
 

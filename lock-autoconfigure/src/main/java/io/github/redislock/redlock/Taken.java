@@ -7,9 +7,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What one attempt found on one node: the value stored when acquired (a share's entry), the fencing counter (as
- * a write lock's take raised it; as a share's take read it), the node's clock in microseconds when it took the key, and a permit's slot (-1 for none; -2 not taken because
- * readers hold the key); or, the key in use with another permit count, that count (0 a read lock, 1 a write lock, N
- * a semaphore of N; -1 for none).
+ * a write lock's take raised it; as a share's take read it), the node's clock in microseconds when it took the
+ * key, and a permit's slot (-1 for none; -2 not taken because readers hold the key); or, the key in use with
+ * another permit count, that count (0 a read lock, 1 a write lock, N a semaphore of N; -1 for none).
  */
 record Taken(@Nullable String value, long counter, long clock, int slot, long mismatch) {
 

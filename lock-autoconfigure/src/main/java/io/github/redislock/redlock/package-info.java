@@ -13,8 +13,8 @@
  * clock drift allowance (1% of the lease plus 2 ms). The same script raises the lock's fencing counter on each
  * node that took it, by one (or to the node's clock in whole seconds when it has none), and the fencing token is the
  * largest value the majority returned. When a majority returned just that value (the common case: the counters went
- * up from the same value), it already stands on a majority; otherwise it is written to every node with "raise to at least" and
- * confirmed by a majority, again within the validity time. Any two majorities share a node, whose counter the next
+ * up from the same value), it already stands on a majority; otherwise it is written to every node with "raise to
+ * at least" and confirmed by a majority, again within the validity time. Any two majorities share a node, whose counter the next
  * holder's take raises past the token, whichever nodes answer it: tokens strictly increase as long as no node that
  * confirmed a token loses its counter (see below). A failed attempt releases
  * the token everywhere. Waiting is repeated attempts, 20–70 ms apart (random, so that contenders do not

@@ -213,7 +213,8 @@ class RedlockFencingTest {
         RedlockClient client = client();
         acquire(client, Duration.ZERO, Duration.ofSeconds(30)).close();
         // A majority raised the counter; the other nodes' raises may still be on their way (-2: none yet).
-        List<Long> ttls = masters.all().stream().map((master) -> (Long) master.command("PTTL", RedlockNode.fenceKey(KEY)))
+        List<Long> ttls = masters.all().stream()
+            .map((master) -> (Long) master.command("PTTL", RedlockNode.fenceKey(KEY)))
             .toList();
         assertThat(ttls).as("no counter without expiry").doesNotContain(-1L)
             .filteredOn((ttl) -> ttl > 0)
