@@ -32,6 +32,12 @@ public final class Implementations {
 
     public static final String LETTUCE_RAW = "lettuce-raw";
 
+    /** Raw Lettuce with the take a script that stores the server's clock as a fencing token: fencing's floor. */
+    public static final String LETTUCE_RAW_FENCED = "lettuce-raw-fenced";
+
+    /** Raw Lettuce's two commands on each of the five masters of {@link #OURS_REDLOCK}: a Redlock's floor. */
+    public static final String LETTUCE_RAW_REDLOCK = "lettuce-raw-redlock-5";
+
     public static final String NAIVE_TEMPLATE = "naive-template";
 
     public static final String REDISSON = "redisson";

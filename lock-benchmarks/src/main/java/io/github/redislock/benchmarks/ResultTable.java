@@ -66,7 +66,8 @@ public final class ResultTable {
         out.println("Ratios are value / that peer's value for the same section and metric: above 1 means more "
                 + "(faster for rates, costlier for everything else), \"-\" means the peer was not measured there.");
         out.println("Peers: lettuce = raw Lettuce SET NX PX + EVALSHA compare-and-delete on one shared connection; "
-                + "naive = StringRedisTemplate setIfAbsent + DefaultRedisScript; redisson = RLock tryLock(wait, 30 s); "
+                + "fenced = the same with the take a script storing the server's clock as a fencing token; raw-5 = the same two commands on each of the five masters of ours-redlock-5 at once (a Redlock's "
+                + "floor); naive = StringRedisTemplate setIfAbsent + DefaultRedisScript; redisson = RLock tryLock(wait, 30 s); "
                 + "redisson-wd = RLock watchdog (leaseTime -1); r-multi-5 / r-red-5 = RedissonMultiLock / "
                 + "RedissonRedLock over the five masters of ours-redlock-5, watchdog; si-spin / si-pubsub = Spring Integration "
                 + "RedisLockRegistry SPIN_LOCK / PUB_SUB_LOCK; curator / si-zk = Curator InterProcessMutex / Spring "
@@ -133,6 +134,8 @@ public final class ResultTable {
     private static Map<String, Set<String>> peers() {
         Map<String, Set<String>> peers = new LinkedHashMap<>();
         peers.put("lettuce", Set.of(Implementations.LETTUCE_RAW));
+        peers.put("fenced", Set.of(Implementations.LETTUCE_RAW_FENCED));
+        peers.put("raw-5", Set.of(Implementations.LETTUCE_RAW_REDLOCK));
         peers.put("naive", Set.of(Implementations.NAIVE_TEMPLATE));
         peers.put("redisson", Set.of(Implementations.REDISSON, Implementations.REDISSON_PERMIT_SEMAPHORE,
                 Implementations.REDISSON_READ_WRITE));

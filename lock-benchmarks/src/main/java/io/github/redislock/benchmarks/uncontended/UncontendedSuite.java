@@ -45,6 +45,7 @@ public final class UncontendedSuite {
     /** The floor first: it warms the Netty and Lettuce code every later case shares. */
     private static final List<Case> CASES = List.of(
             new Case(Implementations.LETTUCE_RAW, LettuceRawBenchmark.class, "cycle"),
+            new Case(Implementations.LETTUCE_RAW_FENCED, LettuceRawBenchmark.class, "fencedCycle"),
             new Case(Implementations.NAIVE_TEMPLATE, NaiveTemplateBenchmark.class, "cycle"),
             new Case(Implementations.OURS_ANNOTATED, OursBenchmark.class, "annotatedFixedLease"),
             new Case(Implementations.OURS_SUSPEND, OursBenchmark.class, "suspendFixedLease"),
@@ -52,6 +53,7 @@ public final class UncontendedSuite {
             new Case(Implementations.OURS_TEMPLATE, OursBenchmark.class, "templateFixedLease"),
             new Case(Implementations.OURS_TEMPLATE_RENEWED, OursBenchmark.class, "templateRenewedLease"),
             new Case(Implementations.OURS_REPLICA_ACK, ReplicaAckBenchmark.class, "templateRenewedLease"),
+            new Case(Implementations.LETTUCE_RAW_REDLOCK, LettuceRawRedlockBenchmark.class, "cycle"),
             new Case(Implementations.OURS_REDLOCK, RedlockBenchmark.class, "templateRenewedLease"),
             new Case(Implementations.REDISSON, RedissonBenchmark.class, "fixedLease"),
             new Case(Implementations.REDISSON_WATCHDOG, RedissonBenchmark.class, "watchdog"),
