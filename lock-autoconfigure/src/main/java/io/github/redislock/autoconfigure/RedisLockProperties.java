@@ -75,6 +75,14 @@ public class RedisLockProperties implements Validator {
     private Duration localHandoverTimeLimit = RedisLockStore.DEFAULT_LOCAL_HANDOVER_TIME_LIMIT;
 
     /**
+     * Whether a thread of this application that asks for a lock again during its application's turn may be passed
+     * it again in that turn (within local-handover-limit and local-handover-time-limit), rather than waiting for the
+     * application's next turn. Several times the throughput on a hot key with several threads per application; the
+     * price is uneven waits: other applications wait for whole turns rather than one acquisition per waiting thread.
+     */
+    private boolean localHandoverRejoin;
+
+    /**
      * How much faster the Redis server's clock may run than this application's, as a share of the lease (0.01 is
      * 1 %): a lock counts as held by this application's clock for the lease less this share and 2 ms, so that a
      * holder cut off from Redis stops saying it holds the lock before Redis can give it to another. Single Redis only
@@ -193,6 +201,14 @@ public class RedisLockProperties implements Validator {
 
     public void setClockDrift(double clockDrift) {
         this.clockDrift = clockDrift;
+    }
+
+    public boolean isLocalHandoverRejoin() {
+        return this.localHandoverRejoin;
+    }
+
+    public void setLocalHandoverRejoin(boolean localHandoverRejoin) {
+        this.localHandoverRejoin = localHandoverRejoin;
     }
 
     public Duration getLocalHandoverTimeLimit() {

@@ -51,6 +51,7 @@ public final class RedisLockStoreAutoConfiguration {
         }
         store.setLocalHandoverLimit(properties.getLocalHandoverLimit());
         store.setLocalHandoverTimeLimit(properties.getLocalHandoverTimeLimit());
+        store.setLocalHandoverRejoin(properties.isLocalHandoverRejoin());
         store.setInstanceTtl(properties.getInstanceTtl());
         store.setClockDrift(properties.getClockDrift());
         return store;

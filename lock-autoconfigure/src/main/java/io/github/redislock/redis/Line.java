@@ -110,8 +110,17 @@ final class Line {
      * pending already), so the holder releases in Redis
      */
     synchronized boolean offer(LocalGrant offered) {
+        return offer(offered, false);
+    }
+
+    /**
+     * As {@link #offer(LocalGrant)}; with {@code rejoin}, to the first waiter even if it joined during the turn
+     * (a thread that came back for the lock): turns then last as long as the {@link LocalHandover}'s bounds let
+     * them, and waits here are no longer one per waiting thread per turn.
+     */
+    synchronized boolean offer(LocalGrant offered, boolean rejoin) {
         Thread first = this.waiters.peekFirst();
-        if (first == null || this.grant != null || this.eligible == 0) {
+        if (first == null || this.grant != null || (this.eligible == 0 && !rejoin)) {
             return false;
         }
         this.grant = offered;

@@ -41,6 +41,9 @@ final class LocalHandover {
     /** No local hand-over once the application has held the key in Redis this long. */
     private volatile long handoverTimeNanos = RedisLockStore.DEFAULT_LOCAL_HANDOVER_TIME_LIMIT.toNanos();
 
+    /** Whether a thread that joined the line during the turn may be passed the lock in it. */
+    private volatile boolean rejoin;
+
     LocalHandover(LockProtocol protocol, QueueExit exit, Consumer<HeldLock> lost) {
         this.protocol = protocol;
         this.exit = exit;
@@ -49,11 +52,12 @@ final class LocalHandover {
 
     /**
      * A release by a thread here: passes the lock to the line's first waiter, if the cohort is within its
-     * bounds, the lease surely not run out, and that waiter was already waiting when the turn began.
+     * bounds, the lease surely not run out, and that waiter was already waiting when the turn began (or, with
+     * {@link #rejoin}, whenever it joined).
      * @return whether it was passed on (otherwise the release goes to Redis)
      */
     boolean passOn(Line line, HeldLock lock) {
-        if (!mayPassOn(lock) || !line.offer(lock.passOn())) {
+        if (!mayPassOn(lock) || !line.offer(lock.passOn(), this.rejoin)) {
             return false;
         }
         if (logger.isDebugEnabled()) {
@@ -140,6 +144,11 @@ final class LocalHandover {
             throw new IllegalArgumentException("The local hand-over limit must not be negative, was " + limit);
         }
         this.handoverLimit = limit;
+    }
+
+    /** See {@link RedisLockStore#setLocalHandoverRejoin}. */
+    void rejoin(boolean rejoin) {
+        this.rejoin = rejoin;
     }
 
     /** See {@link RedisLockStore#setLocalHandoverTimeLimit}. */

@@ -241,6 +241,18 @@ public final class RedisLockStore implements LockStore, SmartLifecycle {
     }
 
     /**
+     * Whether a thread of this application that asks for a lock again while its application's turn lasts may be
+     * passed it again in that turn, rather than waiting for the application's next turn (default {@code false}).
+     * The turn stays within {@link #setLocalHandoverLimit} and {@link #setLocalHandoverTimeLimit}, and threads here
+     * still get the lock in the order they asked. On a hot key with several threads per application this gives
+     * several times the throughput and a shorter median wait, at the price of uneven waits: the other applications
+     * wait for whole turns, up to the limits, rather than for one acquisition per thread waiting here.
+     */
+    public void setLocalHandoverRejoin(boolean rejoin) {
+        this.parts.waiting.handoverRejoin(rejoin);
+    }
+
+    /**
      * How much faster the Redis server's clock may run than this JVM's monotonic clock, as a share of the lease
      * (default {@value #DEFAULT_CLOCK_DRIFT}, 1 %, the allowance Redlock's algorithm makes): a lock counts as held by
      * this JVM's clock for the lease less that share and 2 ms ({@link #validNanos}), so that a holder cut off from

@@ -288,6 +288,11 @@ final class Waiting {
         this.handover.handoverTimeLimit(limit);
     }
 
+    /** See {@link RedisLockStore#setLocalHandoverRejoin}. */
+    void handoverRejoin(boolean rejoin) {
+        this.handover.rejoin(rejoin);
+    }
+
     /** Tests: the line of a key, if threads here wait for it or the application is queued. */
     @Nullable Line line(String keyName) {
         return this.lines.get(keyName);

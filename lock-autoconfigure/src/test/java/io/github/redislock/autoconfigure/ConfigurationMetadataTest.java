@@ -29,7 +29,8 @@ class ConfigurationMetadataTest {
             .containsExactlyInAnyOrder("redis-lock.enabled", "redis-lock.connection-factory", "redis-lock.key-prefix",
                     "redis-lock.wait-time", "redis-lock.lease-time", "redis-lock.on-lease-lost",
                     "redis-lock.verify-before-commit", "redis-lock.order", "redis-lock.local-handover-limit",
-                    "redis-lock.local-handover-time-limit", "redis-lock.clock-drift", "redis-lock.replicas-to-acknowledge",
+                    "redis-lock.local-handover-time-limit", "redis-lock.local-handover-rejoin", "redis-lock.clock-drift",
+                    "redis-lock.replicas-to-acknowledge",
                     "redis-lock.replication-timeout", "redis-lock.max-keys-per-call", "redis-lock.instance-ttl",
                     "redis-lock.redlock.nodes", "redis-lock.leader.name", "redis-lock.leader.yield-pause");
         assertThat(properties).allSatisfy((property) -> {

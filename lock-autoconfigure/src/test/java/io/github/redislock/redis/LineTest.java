@@ -199,6 +199,22 @@ class LineTest {
     }
 
     @Test
+    void withRejoinALockIsAlsoPassedToAThreadThatJoinedDuringTheTurn() throws Exception {
+        Line line = new Line();
+        try (Waiter taker = new Waiter(); Waiter late = new Waiter()) {
+            taker.call(line::join);
+            taker.call(line::leaveTakingTurn);
+            late.call(line::join);
+            assertThat(line.offer(grant(2))).as("late joined during the turn").isFalse();
+            assertThat(line.offer(grant(2), true)).as("late joined during the turn, with rejoin").isTrue();
+            assertThat(line.offer(grant(3), true)).as("one is pending already").isFalse();
+            assertThat(late.call(line::claim)).extracting(LocalGrant::fence).isEqualTo(2L);
+            late.call(line::leave);
+            assertThat(line.offer(grant(3), true)).as("nobody waits").isFalse();
+        }
+    }
+
+    @Test
     void theFirstWaiterClaimsAPassedLockAtOnceAndOnlyOnce() throws Exception {
         Line line = new Line();
         try (Waiter taker = new Waiter(); Waiter first = new Waiter(); Waiter second = new Waiter()) {

@@ -21,6 +21,9 @@ public final class Implementations {
     /** {@code DistributedLockTemplate.execute(key, wait, null, supplier)}: renewed lease. */
     public static final String OURS_TEMPLATE_RENEWED = "ours-template-renewed";
 
+    /** {@code ours-template} with {@code redis-lock.local-handover-rejoin=true}: turns up to the hand-over limits. */
+    public static final String OURS_TEMPLATE_REJOIN = "ours-template-rejoin";
+
     /** The template with a renewed lease, on Redlock over five local masters. */
     public static final String OURS_REDLOCK = "ours-redlock-5";
 

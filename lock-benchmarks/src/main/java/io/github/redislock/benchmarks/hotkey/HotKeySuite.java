@@ -29,6 +29,9 @@ public final class HotKeySuite {
                     (url) -> new OursContendedLock(SpringContexts.withLock(url), ContendedLock.LEASE)),
             new Contender(Implementations.OURS_TEMPLATE_RENEWED,
                     (url) -> new OursContendedLock(SpringContexts.withLock(url), null)),
+            new Contender(Implementations.OURS_TEMPLATE_REJOIN,
+                    (url) -> new OursContendedLock(
+                            SpringContexts.withLock(url, "redis-lock.local-handover-rejoin=true"), ContendedLock.LEASE)),
             new Contender(Implementations.REDISSON, RedissonContendedLock::new),
             new Contender(Implementations.SI_SPIN, (url) -> new IntegrationContendedLock(url, RedisLockType.SPIN_LOCK)),
             new Contender(Implementations.SI_PUBSUB,
