@@ -7,7 +7,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.github.redislock.LockHandle;
+import io.github.redislock.engine.LockEngine;
 import io.github.redislock.engine.LockLossListener;
+import io.github.redislock.support.LockContexts;
 import io.github.redislock.testsupport.RedisServerExtension;
 import io.github.redislock.testsupport.TestConnections;
 import io.github.redislock.testsupport.TestConnections.ClientLibrary;
@@ -81,6 +83,23 @@ class LocalHandoverRejoinTest {
         assertThat(lastHandle().fencingToken()).isGreaterThan(late.fencingToken());
     }
 
+    @Test
+    void thePropertyTurnsRejoinOnInTheAutoConfiguredStore() {
+        LockContexts.runner(redis)
+            .withPropertyValues("spring.data.redis.client-type=" + this.library.clientType(),
+                    "redis-lock.local-handover-rejoin=true", "redis-lock.local-handover-time-limit=1m")
+            .run((context) -> {
+                Turn turn = turnWithALateThread(context.getBean(LockEngine.class));
+                assertThat(turn.late.get(10, TimeUnit.SECONDS)).isPositive();
+                assertThat(redis.command("GET", "hot")).isEqualTo(turn.early.token());
+                assertThat(turn.other.isDone()).as("the other application still waits").isFalse();
+                // Released while the application's engine still runs.
+                lastHandle().close();
+                turn.other.get(10, TimeUnit.SECONDS);
+                lastHandle().close();
+            });
+    }
+
     /**
      * Application A is queued for a key an outside holder has, then application B. The holder's release hands the
      * key to A, whose waiting thread takes it over; a second thread of A then asks for it (it joins during A's
@@ -89,6 +108,10 @@ class LocalHandoverRejoinTest {
     private Turn turnWithALateThread(boolean rejoin) throws Exception {
         TestRedisClient application = client();
         application.store().setLocalHandoverRejoin(rejoin);
+        return turnWithALateThread(application);
+    }
+
+    private Turn turnWithALateThread(LockEngine application) throws Exception {
         TestRedisClient other = client();
         LockHandle outside = acquire(client(), List.of("hot"), 0, 30_000);
         CompletableFuture<Long> earlyIn = new CompletableFuture<>();
