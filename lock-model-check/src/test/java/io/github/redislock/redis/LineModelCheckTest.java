@@ -25,7 +25,16 @@ class LineModelCheckTest {
 
     @Test
     void aLockPassedToTheLineIsClaimedByOneWaiterOrHandedBackByTheLastToLeave() {
-        Lincheck.runConcurrentTest(invocations(2_000), () -> passedOnce(new RealLine(new Line())));
+        Lincheck.runConcurrentTest(invocations(2_000), () -> passedOnce(new RealLine(new Line(), false)));
+    }
+
+    /**
+     * The same with {@code redis-lock.local-handover-rejoin}: a waiter that joined after the turn began may be offered
+     * the lock too, which opens the interleavings where the holder offers before, between or after the joins.
+     */
+    @Test
+    void withRejoinALockPassedToTheLineIsClaimedByOneWaiterOrHandedBackByTheLastToLeave() {
+        Lincheck.runConcurrentTest(invocations(2_000), () -> passedOnce(new RealLine(new Line(), true)));
     }
 
     /** The checker is not blind: a line that forgets a lock nobody claimed is caught. */
@@ -72,8 +81,8 @@ class LineModelCheckTest {
         @Nullable LocalGrant leave();
     }
 
-    /** The real line. */
-    private record RealLine(Line line) implements HandOver {
+    /** The real line, offering as a store with or without {@code local-handover-rejoin} does. */
+    private record RealLine(Line line, boolean rejoin) implements HandOver {
 
         @Override
         public void join() {
@@ -87,7 +96,7 @@ class LineModelCheckTest {
 
         @Override
         public boolean offer(LocalGrant grant) {
-            return this.line.offer(grant);
+            return this.line.offer(grant, this.rejoin);
         }
 
         @Override
