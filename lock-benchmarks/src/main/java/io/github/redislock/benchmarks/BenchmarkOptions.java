@@ -21,7 +21,7 @@ record BenchmarkOptions(RunMode mode, boolean uncontended, boolean hotKey, boole
 
     static final String USAGE = """
             Usage: java -jar redis-lock-benchmarks.jar [--quick] [--only=uncontended|hotkey|shared] [--include=REGEX] [--jmh-log=FILE] [--stress-cpu=N]
-              --quick           ~3 minute smoke run (also: -Dquick); default is the full run (~10 minutes on 2 cores)
+              --quick           ~3 minute smoke run (also: -Dquick); default is the full run (~21 minutes on 2 cores)
               --only=PART       run only the uncontended (JMH) part, the hot-key part, or the shared-key part (semaphores, read/write locks)
               --include=REGEX   run only implementations whose table name matches, e.g. 'ours|lettuce'
               --jmh-log=FILE    JMH's iteration-by-iteration output (default: a file in java.io.tmpdir)

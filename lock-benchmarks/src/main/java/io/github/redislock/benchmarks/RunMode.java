@@ -3,7 +3,7 @@ package io.github.redislock.benchmarks;
 import java.time.Duration;
 
 /**
- * How long each measurement runs. The full mode gives usable figures in about 10 minutes on two cores;
+ * How long each measurement runs. The full mode gives usable figures in about 21 minutes on two cores;
  * the quick mode is a three-minute smoke run that shows every benchmark works and roughly where it lands
  * (still three measured iterations, so JMH can state an error).
  *
