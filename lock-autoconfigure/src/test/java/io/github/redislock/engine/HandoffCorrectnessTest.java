@@ -286,6 +286,37 @@ class HandoffCorrectnessTest {
         }
     }
 
+    /**
+     * The same with {@code redis-lock.local-handover-rejoin}: a thread coming back during its application's turn is
+     * passed the lock again in it, so turns run up to the hand-over limits.
+     */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class OneKeyUnderContentionWithRejoin {
+
+        private Contention run;
+
+        @BeforeAll
+        void contend() throws Exception {
+            this.run = Contention.run(redis.server(), List.of("hot"), "redis-lock.local-handover-rejoin=true");
+        }
+
+        @Test
+        void noTwoSectionsOverlap() {
+            assertNoOverlap(this.run);
+        }
+
+        @Test
+        void theLockNeverLiesIdleWhileSomeoneWaits() {
+            assertNoIdleGap(this.run);
+        }
+
+        @Test
+        void everyApplicationGetsItsTurn() {
+            assertRotation(this.run);
+        }
+    }
+
     /** The same with four keys, each thread picking one at random for every call. */
     @Nested
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -350,7 +381,8 @@ class HandoffCorrectnessTest {
         /** 6 s by default; {@code -Dcontention.seconds=25} runs past every internal timer several times over. */
         static final Duration LENGTH = Duration.ofSeconds(Long.getLong("contention.seconds", 6));
 
-        static Contention run(RedisServer redis, List<String> keys) throws Exception {
+        /** @param properties more settings of every application */
+        static Contention run(RedisServer redis, List<String> keys, String... properties) throws Exception {
             SectionLog log = new SectionLog();
             StallMeter stalls = StallMeter.start();
             List<LockApplication> applications = new ArrayList<>();
@@ -360,7 +392,9 @@ class HandoffCorrectnessTest {
             try {
                 for (int a = 0; a < APPLICATIONS; a++) {
                     // A 3 s lease: renewals (every second) and queue-entry expiry (3 s) happen during the run.
-                    applications.add(LockApplication.start(redis, "redis-lock.lease-time=3s"));
+                    List<String> settings = new ArrayList<>(List.of("redis-lock.lease-time=3s"));
+                    settings.addAll(List.of(properties));
+                    applications.add(LockApplication.start(redis, settings.toArray(String[]::new)));
                 }
                 // Every application listens for hand-offs before the run starts. Until its subscription is
                 // confirmed, an application finds a lock handed to it only at its next timed look (as documented),
