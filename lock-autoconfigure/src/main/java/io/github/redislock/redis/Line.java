@@ -55,7 +55,7 @@ final class Line {
      * How many threads at the front of the line a holder here may still pass the lock to: those that were
      * already waiting when a thread of this application took the key in Redis. A thread that joins later
      * waits for the application's next turn, so every waiting thread gets the lock once per turn and waits
-     * about as long as any other.
+     * about as long as any other (unless the holder offers with rejoin: {@link #offer(LocalGrant, boolean)}).
      */
     private int eligible;
 

@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * began, at most {@link #handoverLimit} times in a row and while the turn is younger than
  * {@link #handoverTimeNanos}; otherwise the release goes to Redis and the next queued application gets its
  * turn. So each thread waiting gets the lock once per turn, and a thread that comes back for it waits for the
- * application's next turn like everyone else: waits stay even. Every holder gets its own fencing token, one
+ * application's next turn like everyone else: waits stay even. With {@link #rejoin} (off by default) that thread
+ * may be passed the lock again in the same turn, so turns run up to the two bounds. Every holder gets its own fencing token, one
  * above the previous holder's, and a release that ends such a run passes the last token used to Redis, where
  * the next token is counted on from it.
  * <p>
