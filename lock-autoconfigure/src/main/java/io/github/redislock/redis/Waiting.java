@@ -40,10 +40,8 @@ import io.github.redislock.LockException;
  * handed over      nobody waits                            leaving
  * waiting/trying   last waiter gives up while queued       leaving
  * held by T        T releases; U, first here, has waited   passed to U (no Redis round trip; the key
- *                  since this application's turn began     keeps its value, U's fence is T's + 1)
- *                  (with rejoin: whenever U joined);
- *                  within the bounds; T's lease surely not
- *                  run out
+ *                  since the turn began (with rejoin:      keeps its value, U's fence is T's + 1)
+ *                  whenever); within the bounds; T's lease surely not run out
  * passed to U      U claims it                             held by U (one extension round trip first
  *                                                          unless both are renewed with lease to spare)
  * passed to U      U gives up and nobody else waits        leaving, with the lock released in Redis

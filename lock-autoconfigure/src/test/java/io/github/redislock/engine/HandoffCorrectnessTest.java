@@ -247,21 +247,10 @@ class HandoffCorrectnessTest {
         assertThat(handle).as("another application's tryAcquire(%s, 0)", key).isPresent();
     }
 
-    /**
-     * Three applications with three threads each loop on one key for 6 s with a 1 ms critical section, a
-     * renewed or fixed lease at random, 10 s wait. Someone always waits, so the lock should never lie idle; the
-     * threads of one application pass it among themselves, within bounds that let the others have their turn.
-     */
-    @Nested
-    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-    class OneKeyUnderContention {
+    /** The checks of a run on one key: exclusive, never idle while someone waits, every application served. */
+    abstract class OneKeyChecks {
 
-        private Contention run;
-
-        @BeforeAll
-        void contend() throws Exception {
-            this.run = Contention.run(redis.server(), List.of("hot"));
-        }
+        Contention run;
 
         @Test
         void noTwoSectionsOverlap() {
@@ -276,6 +265,21 @@ class HandoffCorrectnessTest {
         @Test
         void everyApplicationGetsItsTurn() {
             assertRotation(this.run);
+        }
+    }
+
+    /**
+     * Three applications with three threads each loop on one key for 6 s with a 1 ms critical section, a
+     * renewed or fixed lease at random, 10 s wait. Someone always waits, so the lock should never lie idle; the
+     * threads of one application pass it among themselves, within bounds that let the others have their turn.
+     */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class OneKeyUnderContention extends OneKeyChecks {
+
+        @BeforeAll
+        void contend() throws Exception {
+            this.run = Contention.run(redis.server(), List.of("hot"));
         }
 
         @Test
@@ -292,28 +296,11 @@ class HandoffCorrectnessTest {
      */
     @Nested
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-    class OneKeyUnderContentionWithRejoin {
-
-        private Contention run;
+    class OneKeyUnderContentionWithRejoin extends OneKeyChecks {
 
         @BeforeAll
         void contend() throws Exception {
             this.run = Contention.run(redis.server(), List.of("hot"), "redis-lock.local-handover-rejoin=true");
-        }
-
-        @Test
-        void noTwoSectionsOverlap() {
-            assertNoOverlap(this.run);
-        }
-
-        @Test
-        void theLockNeverLiesIdleWhileSomeoneWaits() {
-            assertNoIdleGap(this.run);
-        }
-
-        @Test
-        void everyApplicationGetsItsTurn() {
-            assertRotation(this.run);
         }
     }
 
